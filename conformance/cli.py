@@ -1,0 +1,299 @@
+"""`topoconf`: run the corpus, validate it, list it, render and compare reports.
+
+Exit codes: 0 every outcome as expected; 1 unexpected outcomes (or problems found
+by `validate`); 2 usage or configuration error; 3 the implementation failed to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from conformance import __version__, corpus as corpus_mod, expectations as expectations_mod, schemas
+from conformance.adapters import Limits, StartupError, from_spec
+from conformance.model import BENIGN, XPASS
+from conformance.paths import corpus_dir, expectations_dir
+from conformance.report import results as results_mod
+from conformance.runner import Selection, run, select
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    pass
+
+
+def _csv(values: list[str] | None) -> tuple[str, ...]:
+    out: list[str] = []
+    for value in values or []:
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return tuple(out)
+
+
+def _selection(args) -> Selection:
+    return Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
+                     ids=_csv(args.id), components=_csv(args.component))
+
+
+def _add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--features", action="append", metavar="F[,F]", help="only cases naming one of these features")
+    parser.add_argument("--exclude-features", action="append", metavar="F[,F]", help="leave out cases naming these")
+    parser.add_argument("--id", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")
+    parser.add_argument("--component", action="append", metavar="C", help="only this component (repeatable)")
+    parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+
+
+def _print_problems(problems, stream=sys.stdout) -> None:
+    for problem in problems:
+        print(problem.render(), file=stream)
+
+
+def resolve_expectations(path: str | None, hello, disabled: bool):
+    """The expectations file to apply: the one given, or the bundled one for this
+    implementation and version, or none."""
+    if disabled:
+        return expectations_mod.NONE, []
+    if path is None:
+        bundled = expectations_dir() / f"{hello.name}-{hello.version}.yaml"
+        if not bundled.is_file():
+            return expectations_mod.NONE, []
+        path = str(bundled)
+    return expectations_mod.load(Path(path))
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return None
+    tty = sys.stderr.isatty()
+    counts: Counter = Counter()
+    step = [0]
+
+    def report(index: int, total: int, record) -> None:
+        counts[record.outcome] += 1
+        summary = " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+        if tty:
+            print(f"\r[{index}/{total}] {summary}", end="" if index < total else "\n", file=sys.stderr, flush=True)
+        elif index == total or index * 10 // max(total, 1) > step[0]:
+            step[0] = index * 10 // max(total, 1)
+            print(f"[{index}/{total}] {summary}", file=sys.stderr, flush=True)
+
+    return report
+
+
+def cmd_run(args) -> int:
+    corpus = corpus_mod.load(args.corpus)
+    selection = _selection(args)
+    cases, broken = select(corpus, selection)
+    if not cases and not broken:
+        raise UsageError("the selection holds no case (check --id, --features, --component)")
+    limits = Limits(startup_timeout=args.startup_timeout, case_timeout=args.case_timeout,
+                    restart_budget=args.restart_budget)
+    try:
+        adapter = from_spec(args.impl, limits)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        hello = adapter.start()
+    except StartupError as exc:
+        print(f"topoconf: the implementation failed to start: {exc}", file=sys.stderr)
+        return EXIT_STARTUP
+    try:
+        expectations, problems = resolve_expectations(args.expectations, hello, args.no_expectations)
+        if not problems:
+            problems = expectations.stale(corpus.all_ids)
+        if problems:
+            _print_problems(problems, sys.stderr)
+            raise UsageError("the expectations file is not usable")
+        outcome = run(cases, broken, adapter, hello, expectations, _progress(args.quiet))
+    finally:
+        adapter.close()
+    outcome.selection = selection.describe()
+    document = results_mod.build(outcome, corpus.hash(), expectations.file)
+    directory = args.report_dir or results_mod.default_dir(document, Path("reports"))
+    written = results_mod.write_all(document, directory)
+    footer = document["footer"]
+    unexpected = [r for r in outcome.records if r.outcome not in BENIGN and (args.strict or r.outcome != XPASS)]
+    counts = ", ".join(f"{v} {k}" for k, v in footer["counts"].items() if v)
+    print(f"{hello.name} {hello.version}: {footer['total']} cases: {counts}.")
+    if not footer["complete"]:
+        print("The run is INCOMPLETE: the implementation's restart budget was spent.")
+    for record in unexpected[:20]:
+        print(f"  {record.outcome:>14}  {record.id}  {record.message or ''}")
+        print(f"{'':>18}rerun: {results_mod.rerun_command(adapter.spec, record.id)}")
+    if len(unexpected) > 20:
+        print(f"  ... and {len(unexpected) - 20} more; see {written[1]}")
+    print(f"Report: {written[1]}")
+    return EXIT_UNEXPECTED if unexpected or not footer["complete"] else EXIT_OK
+
+
+def validate_all(paths: list[Path] | None, root: Path | None):
+    problems = []
+    root = root or corpus_dir()
+    for path in sorted(schemas.schemas_dir().rglob("*.json")):
+        try:
+            schemas.check_file(path)
+        except Exception as exc:  # noqa: BLE001 - any defect of a schema is reported, not raised
+            problems.append(corpus_mod.Problem(str(path), None, None, "", "schema", str(exc).splitlines()[0]))
+    corpus = corpus_mod.load(root, paths)
+    problems += corpus.problems
+    if not paths:
+        for path in sorted(expectations_dir().glob("*.yaml")):
+            expectations, found = expectations_mod.load(path)
+            problems += found or expectations.stale(corpus.all_ids)
+    return corpus, problems
+
+
+def cmd_validate(args) -> int:
+    corpus, problems = validate_all([Path(p) for p in args.paths] or None, args.corpus)
+    _print_problems(problems)
+    print(f"{len(corpus.files)} files, {len(corpus.cases)} valid cases, {len(corpus.broken)} broken cases, "
+          f"{len(problems)} problems.")
+    return EXIT_UNEXPECTED if problems else EXIT_OK
+
+
+def cmd_list(args) -> int:
+    corpus = corpus_mod.load(args.corpus)
+    cases, _ = select(corpus, _selection(args))
+    if not cases:
+        raise UsageError("the selection holds no case")
+    if args.ids:
+        for case in cases:
+            print(f"{case.id}\t{case.title}")
+        return EXIT_OK
+    per_component = Counter(c.component for c in cases)
+    per_feature = Counter(f for c in cases for f in c.features)
+    if args.format == "json":
+        print(json.dumps({"components": dict(sorted(per_component.items())),
+                          "features": {f: per_feature.get(f, 0) for f in sorted(corpus.features)}}, indent=1))
+        return EXIT_OK
+    from tabulate import tabulate
+
+    print(tabulate(sorted(per_component.items()) + [("all", len(cases))], headers=["component", "cases"],
+                   tablefmt="github"))
+    print()
+    rows = [(f, corpus.features[f]["component"], per_feature.get(f, 0)) for f in sorted(corpus.features)
+            if not args.component or corpus.features[f]["component"] in _csv(args.component)]
+    print(tabulate(rows, headers=["feature", "component", "cases"], tablefmt="github"))
+    return EXIT_OK
+
+
+def cmd_report(args) -> int:
+    try:
+        document = results_mod.load(Path(args.results))
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    directory = Path(args.out) if args.out else Path(args.results).parent
+    for path in results_mod.write_all(document, directory)[1:]:
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from conformance.report import diff
+
+    try:
+        old, new = results_mod.load(Path(args.old)), results_mod.load(Path(args.new))
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    print(diff.render(old, new), end="")
+    return EXIT_UNEXPECTED if args.fail_on_regression and diff.has_regressions(old, new) else EXIT_OK
+
+
+def cmd_new(args) -> int:
+    from conformance import skeleton
+
+    try:
+        print(skeleton.render(args.component, args.operation), end="")
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    from conformance import export
+
+    if args.format != "json":
+        raise UsageError("only --format json is supported")
+    corpus = corpus_mod.load(args.corpus)
+    if corpus.problems:
+        _print_problems(corpus.problems, sys.stderr)
+        raise UsageError("the corpus has problems; fix them (topoconf validate) before exporting")
+    written = export.write_json(corpus, Path(args.dir))
+    print(f"wrote {len(written)} files to {args.dir}")
+    return EXIT_OK
+
+
+def cmd_path(_args) -> int:
+    print(corpus_dir())
+    return EXIT_OK
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="topoconf", description=__doc__.split("\n\n")[0])
+    top.add_argument("--version", action="version", version=f"topoconf {__version__}")
+    sub = top.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="run the corpus against an implementation and write reports")
+    p.add_argument("--impl", default="reference", help="'reference' or 'exec:COMMAND' (default: reference)")
+    p.add_argument("--expectations", help="expectations file (default: the bundled one for the implementation)")
+    p.add_argument("--no-expectations", action="store_true", help="apply no expectations file")
+    p.add_argument("--strict", action="store_true", help="an unexpected pass (xpass) fails the run")
+    p.add_argument("--case-timeout", type=float, default=10.0, help="seconds per case (default 10)")
+    p.add_argument("--startup-timeout", type=float, default=30.0, help="seconds to answer hello (default 30)")
+    p.add_argument("--restart-budget", type=int, default=10, help="restarts allowed per run (default 10)")
+    p.add_argument("--report-dir", type=Path, help="default reports/<implementation>-<version>/")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    _add_selection(p)
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("validate", help="check fixture files, blocks, schemas and expectations")
+    p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus)")
+    p.add_argument("--corpus", type=Path, default=None)
+    p.set_defaults(fn=cmd_validate)
+
+    p = sub.add_parser("list", help="cases and features, with counts")
+    p.add_argument("--ids", action="store_true", help="list case ids and titles")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _add_selection(p)
+    p.set_defaults(fn=cmd_list)
+
+    p = sub.add_parser("report", help="re-render compliance.md and junit.xml from results.json")
+    p.add_argument("results")
+    p.add_argument("--out", help="folder to write to (default: beside results.json)")
+    p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("diff", help="compare two results.json files, as Markdown")
+    p.add_argument("old")
+    p.add_argument("new")
+    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a passing case stopped passing")
+    p.set_defaults(fn=cmd_diff)
+
+    p = sub.add_parser("new", help="print a skeleton case to fill in")
+    p.add_argument("component")
+    p.add_argument("operation")
+    p.set_defaults(fn=cmd_new)
+
+    p = sub.add_parser("export", help="write the expanded corpus as plain JSON")
+    p.add_argument("dir")
+    p.add_argument("--format", default="json")
+    p.add_argument("--corpus", type=Path, default=None)
+    p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
+    p.set_defaults(fn=cmd_path)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_OK if exc.code in (0, None) else EXIT_USAGE
+    try:
+        return args.fn(args)
+    except UsageError as exc:
+        print(f"topoconf: {exc}", file=sys.stderr)
+        return EXIT_USAGE

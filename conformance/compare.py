@@ -1,0 +1,129 @@
+"""Matching a result against an expectation, and a minimal diff when it fails.
+
+The rules are those of docs/fixture-format.md: mappings match as subsets, lists
+element by element, scalars by value and type, plus a few `$` matchers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from conformance import quantity
+
+MATCHERS = ("$contains", "$unordered", "$absent", "$exact", "$quantity", "$any")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    pointer: str
+    expected: str
+    actual: str
+
+    def render(self) -> str:
+        return f"{self.pointer or '/'}: expected {self.expected}, got {self.actual}"
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _matcher(expected: Any) -> str | None:
+    if isinstance(expected, dict) and len(expected) == 1:
+        (key,) = expected
+        if isinstance(key, str) and key.startswith("$"):
+            return key
+    return None
+
+
+_MISSING = object()
+
+
+def _same_scalar(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    return type(expected) is type(actual) and expected == actual
+
+
+def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
+    matcher = _matcher(expected)
+    if matcher is not None:
+        return _match_with(matcher, expected[matcher], actual, pointer)
+    if actual is _MISSING:
+        return [Mismatch(pointer, _show(expected), "nothing (key missing)")]
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [Mismatch(pointer, "a mapping " + _show(expected), _show(actual))]
+        found = []
+        for key, value in expected.items():
+            child = f"{pointer}/{key}"
+            if _matcher(value) == "$absent":
+                if value["$absent"] and key in actual:
+                    found.append(Mismatch(child, "no such key", _show(actual[key])))
+                continue
+            found.extend(mismatches(value, actual.get(key, _MISSING), child))
+        return found
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return [Mismatch(pointer, "a list " + _show(expected), _show(actual))]
+        if len(expected) != len(actual):
+            return [Mismatch(pointer, f"{len(expected)} items {_show(expected)}", f"{len(actual)} items {_show(actual)}")]
+        found = []
+        for index, (e, a) in enumerate(zip(expected, actual)):
+            found.extend(mismatches(e, a, f"{pointer}/{index}"))
+        return found
+    if not _same_scalar(expected, actual):
+        return [Mismatch(pointer, _show(expected), _show(actual))]
+    return []
+
+
+def _match_with(matcher: str, argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    if matcher == "$any":
+        return [] if actual is not _MISSING else [Mismatch(pointer, "any value", "nothing (key missing)")]
+    if matcher == "$absent":
+        return [] if actual is _MISSING else [Mismatch(pointer, "no such key", _show(actual))]
+    if actual is _MISSING:
+        return [Mismatch(pointer, f"{matcher} {_show(argument)}", "nothing (key missing)")]
+    if matcher == "$contains":
+        if isinstance(actual, str) and isinstance(argument, str) and argument in actual:
+            return []
+        return [Mismatch(pointer, f"a string containing {_show(argument)}", _show(actual))]
+    if matcher == "$unordered":
+        if not isinstance(actual, list) or len(actual) != len(argument):
+            return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+        remaining = list(actual)
+        for item in argument:
+            for i, candidate in enumerate(remaining):
+                if not mismatches(item, candidate):
+                    del remaining[i]
+                    break
+            else:
+                return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+        return []
+    if matcher == "$exact":
+        if not isinstance(actual, dict):
+            return [Mismatch(pointer, "exactly " + _show(argument), _show(actual))]
+        extra = sorted(set(actual) - set(argument), key=str)
+        found = [Mismatch(f"{pointer}/{key}", "no such key", _show(actual[key])) for key in extra]
+        return found + mismatches(argument, actual, pointer)
+    if matcher == "$quantity":
+        try:
+            want = quantity.parse(argument)
+        except ValueError:
+            return [Mismatch(pointer, f"$quantity of {_show(argument)} (not a quantity)", _show(actual))]
+        if isinstance(actual, (int, float)) and not isinstance(actual, bool) and want == actual:
+            return []
+        return [Mismatch(pointer, f"{argument} ({want})", _show(actual))]
+    return [Mismatch(pointer, f"a known matcher, not {matcher}", _show(actual))]
+
+
+def diff(expected: Any, actual: Any, limit: int = 20) -> list[str]:
+    found = mismatches(expected, actual)
+    lines = [m.render() for m in found[:limit]]
+    if len(found) > limit:
+        lines.append(f"... and {len(found) - limit} more differences")
+    return lines

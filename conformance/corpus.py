@@ -1,0 +1,438 @@
+"""Loading the corpus: files, building blocks, defaults, matrices, and every check
+`topoconf validate` reports.
+
+Loading never stops at the first problem: each problem is recorded with its file,
+line, case id, JSON pointer and rule, and every case that is sound is still loaded.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from conformance import schemas, yamlload
+from conformance.model import Case, Problem
+from conformance.paths import corpus_dir
+
+COMPONENTS = ("kubelet", "koordinator", "kueue")
+_PARAM = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+_BLOCK_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*$")
+
+
+@dataclass
+class BrokenCase:
+    """A case that could not be loaded; a run reports it as an error."""
+
+    id: str
+    component: str
+    file: str
+    problems: list[Problem]
+
+
+@dataclass
+class Corpus:
+    root: Path
+    cases: list[Case] = field(default_factory=list)
+    broken: list[BrokenCase] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    features: dict[str, dict[str, Any]] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    @cached_property
+    def by_id(self) -> dict[str, Case]:
+        return {case.id: case for case in self.cases}
+
+    @cached_property
+    def all_ids(self) -> set[str]:
+        return set(self.by_id) | {b.id for b in self.broken}
+
+    def hash(self) -> str:
+        return corpus_hash(self.root)
+
+
+def corpus_hash(root: Path) -> str:
+    """sha256 over the corpus and the schemas, so a report names exactly what ran."""
+    digest = hashlib.sha256()
+    for base in (root, schemas.schemas_dir()):
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")):
+            digest.update(path.relative_to(base).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
+def fixture_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
+    """The fixture files under root (or under the given paths), in a stable order."""
+    selected: list[Path] = []
+    for base in paths or [root]:
+        base = base.resolve()
+        candidates = [base] if base.is_file() else sorted(base.rglob("*.y*ml"))
+        for path in candidates:
+            if path.suffix not in (".yaml", ".yml"):
+                continue
+            try:
+                rel = path.relative_to(root.resolve())
+            except ValueError:
+                selected.append(path)
+                continue
+            parts = rel.parts
+            if parts[0] in ("features", "blocks") or any(p.startswith("_") for p in parts):
+                continue
+            selected.append(path)
+    return sorted(dict.fromkeys(selected))
+
+
+class _Loader:
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self.problems: list[Problem] = []
+        self._blocks: dict[str, Any] = {}
+        self._input_validators_missing: set[tuple[str, str]] = set()
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root.parent).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    # -- vocabulary -------------------------------------------------------
+    def load_features(self) -> dict[str, dict[str, Any]]:
+        features: dict[str, dict[str, Any]] = {}
+        folder = self.root / "features"
+        for path in sorted(folder.glob("*.yaml")):
+            rel = self.rel(path)
+            try:
+                doc = yamlload.load(path.read_text(encoding="utf-8"))
+            except yamlload.YAMLError as exc:
+                self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
+                continue
+            bad = self._schema_problems("features.schema.json", doc, doc, rel, None, [])
+            if bad:
+                continue
+            if path.stem != doc["component"]:
+                self.problems.append(
+                    Problem(rel, yamlload.line_of(doc, ["component"]), None, "/component", "component-file",
+                            f"file {path.name} declares component {doc['component']!r}")
+                )
+            for name, info in doc["features"].items():
+                if not name.startswith(doc["component"] + "."):
+                    self.problems.append(
+                        Problem(rel, yamlload.line_of(doc, ["features", name]), None,
+                                f"/features/{name}", "feature-prefix",
+                                f"feature {name!r} must start with {doc['component'] + '.'!r}")
+                    )
+                features[name] = {"component": doc["component"], **yamlload.plain(info)}
+        return features
+
+    # -- blocks -----------------------------------------------------------
+    def block(self, name: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
+              stack: tuple[str, ...]) -> Any:
+        where = (rel, line, case_id, pointer)
+        if not isinstance(name, str) or not _BLOCK_NAME.match(name) or ".." in PurePosixPath(name).parts:
+            raise _BlockError(*where, "block-name",
+                              f"block name {name!r} must be a relative name inside fixtures/blocks/ (no '..', no absolute path)")
+        if name in stack:
+            raise _BlockError(*where, "block-cycle", "blocks use each other in a cycle: " + " -> ".join(stack + (name,)))
+        if name not in self._blocks:
+            path = self.root / "blocks" / f"{name}.yaml"
+            if not path.is_file():
+                raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
+            try:
+                self._blocks[name] = yamlload.load(path.read_text(encoding="utf-8"))
+            except yamlload.YAMLError as exc:
+                raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
+        return self.resolve(copy.deepcopy(self._blocks[name]), rel, line, case_id, pointer, stack + (name,))
+
+    def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
+                stack: tuple[str, ...] = ()) -> Any:
+        if isinstance(value, dict):
+            if "$block" in value:
+                base = self.block(value["$block"], rel, getattr(value, "line", line), case_id, pointer, stack)
+                overrides = {k: v for k, v in value.items() if k != "$block"}
+                resolved = self.resolve(overrides, rel, line, case_id, pointer, stack)
+                return deep_merge(base, resolved)
+            return {k: self.resolve(v, rel, line, case_id, f"{pointer}/{k}", stack) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.resolve(v, rel, line, case_id, f"{pointer}/{i}", stack) for i, v in enumerate(value)]
+        return value
+
+    # -- schema problems --------------------------------------------------
+    def _schema_problems(self, schema: str, instance: Any, raw: Any, rel: str, case_id: str | None,
+                         raw_prefix: list[Any], pointer_prefix: str = "") -> list[Problem]:
+        found = []
+        for path, rule, message in schemas.errors(schema, instance):
+            found.append(
+                Problem(rel, yamlload.line_of(raw, raw_prefix + path), case_id,
+                        pointer_prefix + schemas.path_pointer(path), rule, message)
+            )
+        self.problems.extend(found)
+        return found
+
+    # -- files ------------------------------------------------------------
+    def load_file(self, path: Path, corpus: Corpus) -> None:
+        rel = self.rel(path)
+        corpus.files.append(rel)
+        try:
+            doc = yamlload.load(path.read_text(encoding="utf-8"))
+        except yamlload.YAMLError as exc:
+            self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
+            return
+        except OSError as exc:
+            self.problems.append(Problem(rel, None, None, "", "read", str(exc)))
+            return
+        if not isinstance(doc, dict):
+            self.problems.append(Problem(rel, 1, None, "", "type", "a fixture file is a mapping"))
+            return
+        # File-level problems make every case of the file unusable; case-level
+        # problems only their own case.
+        file_level = {k: v for k, v in doc.items() if k != "cases"}
+        file_level["cases"] = [{"id": "x", "title": "x", "input": {}, "expect": {"result": {}}}]
+        if self._schema_problems("fixture.schema.json", file_level, doc, rel, None, []):
+            return
+        component = doc["component"]
+        try:
+            rel_in_corpus = path.resolve().relative_to(self.root)
+            if rel_in_corpus.parts[0] != component:
+                self.problems.append(
+                    Problem(rel, yamlload.line_of(doc, ["component"]), None, "/component", "component-folder",
+                            f"a {component} fixture must live under fixtures/{component}/")
+                )
+        except ValueError:
+            pass
+        defaults = doc.get("defaults", {})
+        try:
+            shared = self.resolve(doc.get("shared", {}), rel, yamlload.line_of(doc, ["shared"]), None, "/shared")
+        except _BlockError as exc:
+            self.problems.append(exc.problem)
+            return
+        cases = doc.get("cases")
+        if not isinstance(cases, list):
+            self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
+            return
+        for index, raw_case in enumerate(cases):
+            self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
+
+    def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
+                  raw_case: Any, corpus: Corpus) -> None:
+        case_id = raw_case.get("id") if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str) else None
+        before = len(self.problems)
+        prefix = ["cases", index]
+        wrapper = {"format": 1, "component": component, "topic": "x", "cases": [raw_case]}
+        found = [
+            p for p in self._schema_problems("fixture.schema.json", wrapper, {"cases": doc["cases"]}, rel, case_id, [])
+        ]
+        # The wrapper puts this case at index 0; point at its real index.
+        for i, problem in enumerate(self.problems[before:]):
+            fixed_pointer = problem.pointer.replace("/cases/0", f"/cases/{index}", 1)
+            self.problems[before + i] = Problem(
+                problem.file, yamlload.line_of(doc, prefix + _pointer_parts(problem.pointer)[2:]), case_id,
+                fixed_pointer, problem.rule, problem.message,
+            )
+        if found:
+            self._broken(corpus, case_id, component, rel, before)
+            return
+        line = yamlload.line_of(doc, prefix)
+        merged = {**defaults, **{k: v for k, v in raw_case.items() if k != "features"}}
+        merged["features"] = list(dict.fromkeys(list(defaults.get("features", [])) + list(raw_case.get("features", []))))
+        for key in ("operation", "source"):
+            if key not in merged:
+                self.problems.append(Problem(rel, line, case_id, f"/cases/{index}", "required",
+                                             f"{key!r} is required (in the case or in defaults)"))
+        if not merged["features"]:
+            self.problems.append(Problem(rel, line, case_id, f"/cases/{index}", "required",
+                                         "a case names at least one feature (in the case or in defaults)"))
+        if len(self.problems) > before:
+            self._broken(corpus, case_id, component, rel, before)
+            return
+        try:
+            case_input = self.resolve(raw_case["input"], rel, yamlload.line_of(doc, prefix + ["input"]), case_id,
+                                      f"/cases/{index}/input")
+            expect = self.resolve(raw_case["expect"], rel, yamlload.line_of(doc, prefix + ["expect"]), case_id,
+                                  f"/cases/{index}/expect")
+        except _BlockError as exc:
+            self.problems.append(exc.problem)
+            self._broken(corpus, case_id, component, rel, before)
+            return
+        case_input = deep_merge(shared, case_input)
+        for params in self.expand_matrix(raw_case.get("matrix"), rel, doc, prefix, case_id):
+            if params is None:
+                self._broken(corpus, case_id, component, rel, before)
+                return
+            derived = case_id + ("[" + ",".join(f"{k}={_text(v)}" for k, v in params.items()) + "]" if params else "")
+            try:
+                title = substitute(merged["title"], params)
+                concrete_input = substitute(case_input, params)
+                concrete_expect = substitute(expect, params)
+            except _UnknownParameter as exc:
+                self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "matrix-parameter",
+                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"))
+                self._broken(corpus, derived, component, rel, before)
+                continue
+            mark = len(self.problems)
+            self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
+            if len(self.problems) > mark:
+                self._broken(corpus, derived, component, rel, mark)
+                continue
+            corpus.cases.append(
+                Case(
+                    id=derived,
+                    component=component,
+                    operation=merged["operation"],
+                    title=title,
+                    features=tuple(merged["features"]),
+                    source=merged["source"],
+                    input=concrete_input,
+                    expect=concrete_expect,
+                    file=rel,
+                    line=line or 0,
+                    base_id=case_id,
+                    params=dict(params),
+                    notes=raw_case.get("notes"),
+                    tags=tuple(merged.get("tags", ())),
+                )
+            )
+
+    def check_case(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, merged: dict,
+                   case_input: dict, features: dict) -> None:
+        operation = merged["operation"]
+        for i, name in enumerate(merged["features"]):
+            known = features.get(name)
+            if known is None:
+                where = ["features", i] if name in doc["cases"][prefix[1]].get("features", []) else []
+                self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + where), case_id,
+                                             f"/cases/{prefix[1]}/features/{i}", "unknown-feature",
+                                             f"feature {name!r} is not in fixtures/features/{component}.yaml"))
+            elif known["component"] != component:
+                self.problems.append(Problem(rel, yamlload.line_of(doc, prefix), case_id, f"/cases/{prefix[1]}/features/{i}",
+                                             "feature-component", f"feature {name!r} belongs to {known['component']}"))
+        schema = schemas.operation_schema(component, operation, "input")
+        if not schemas.exists(schema):
+            self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["operation"]), case_id,
+                                         f"/cases/{prefix[1]}/operation",
+                                         "unknown-operation",
+                                         f"{component} has no operation {operation!r} (no schemas/{schema})"))
+            return
+        self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
+
+    def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
+        if matrix is None:
+            yield {}
+            return
+        if isinstance(matrix, dict):
+            keys = list(matrix)
+            for combination in itertools.product(*(matrix[k] for k in keys)):
+                yield dict(zip(keys, combination))
+            return
+        keys = list(matrix[0])
+        for i, row in enumerate(matrix):
+            if list(row) != keys:
+                self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["matrix", i]), case_id,
+                                             f"/cases/{prefix[1]}/matrix/{i}", "matrix-rows",
+                                             f"every row names the same parameters in the same order: {keys}"))
+                yield None
+                return
+        for row in matrix:
+            yield dict(row)
+
+    def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
+        if case_id is not None:
+            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+
+
+class _BlockError(Exception):
+    def __init__(self, file: str, line: int | None, case_id: str | None, pointer: str, rule: str, message: str):
+        super().__init__(message)
+        self.problem = Problem(file, line, case_id, pointer, rule, message)
+
+
+class _UnknownParameter(KeyError):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def _pointer_parts(pointer: str) -> list[Any]:
+    parts: list[Any] = []
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        parts.append(int(part) if part.isdigit() else part)
+    return parts
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (dict, list)):
+        import json
+
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return str(value)
+
+
+def substitute(value: Any, params: dict[str, Any]) -> Any:
+    """Replace matrix parameters inside a value (see docs/fixture-format.md)."""
+    if not params and not isinstance(value, (dict, list, str)):
+        return value
+    if isinstance(value, str):
+        whole = _PARAM.fullmatch(value)
+        if whole:
+            if whole.group(1) not in params:
+                raise _UnknownParameter(whole.group(1))
+            return copy.deepcopy(params[whole.group(1)])
+
+        def text(match: re.Match) -> str:
+            if match.group(1) not in params:
+                raise _UnknownParameter(match.group(1))
+            return _text(params[match.group(1)])
+
+        return _PARAM.sub(text, value)
+    if isinstance(value, dict):
+        return {substitute(k, params) if isinstance(k, str) else k: substitute(v, params) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, params) for v in value]
+    return value
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """Mappings merge key by key; anything else in `over` replaces `base` whole."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        merged = {k: v for k, v in base.items()}
+        for key, value in over.items():
+            merged[key] = deep_merge(base[key], value) if key in base else value
+        return merged
+    return over
+
+
+def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
+    root = (root or corpus_dir()).resolve()
+    loader = _Loader(root)
+    corpus = Corpus(root=root)
+    corpus.features = loader.load_features()
+    for path in fixture_files(root, paths):
+        loader.load_file(path, corpus)
+    seen: dict[str, Case | BrokenCase] = {}
+    unique: list[Case] = []
+    for case in corpus.cases:
+        if case.id in seen:
+            first = seen[case.id]
+            loader.problems.append(Problem(case.file, case.line or None, case.id, "/id", "duplicate-id",
+                                           f"id {case.id!r} is already used in {first.file}"))
+            continue
+        seen[case.id] = case
+        unique.append(case)
+    for broken in corpus.broken:
+        if broken.id in seen and isinstance(seen[broken.id], Case):
+            loader.problems.append(Problem(broken.file, None, broken.id, "/id", "duplicate-id",
+                                           f"id {broken.id!r} is already used in {seen[broken.id].file}"))
+    corpus.cases = unique
+    corpus.problems = loader.problems
+    return corpus

@@ -1,0 +1,83 @@
+"""The canonical machine-readable report of one run, and writing every view of it.
+
+Everything in results.json follows from the inputs except `generated_at` and the
+per-case `duration_ms`; compliance.md and junit.xml follow from the inputs alone.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shlex
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from conformance import FORMAT_VERSION, PROTOCOL_VERSION, REPORT_FORMAT, __version__, schemas
+from conformance.model import ALL_OUTCOMES, Record
+
+
+def rerun_command(impl_spec: str, case_id: str) -> str:
+    return f"topoconf run --impl {shlex.quote(impl_spec)} --id {shlex.quote(case_id)}"
+
+
+def build(run, corpus_hash: str, expectations_file: str | None = None) -> dict[str, Any]:
+    records = sorted(run.records, key=lambda r: r.id)
+    counts = Counter(r.outcome for r in records)
+    unexpected = sum(1 for r in records if r.unexpected)
+    return {
+        "report_format": REPORT_FORMAT,
+        "header": {
+            "suite": {"name": "topology-conformance", "version": __version__, "format": FORMAT_VERSION,
+                      "protocol": PROTOCOL_VERSION, "corpus": corpus_hash},
+            "implementation": run.hello.raw,
+            "impl_spec": run.impl_spec,
+            "expectations": expectations_file,
+            "selection": run.selection,
+            "python": platform.python_version(),
+            "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        },
+        "records": [r.to_json() for r in records],
+        "footer": {
+            "total": len(records),
+            "counts": {outcome: counts.get(outcome, 0) for outcome in ALL_OUTCOMES},
+            "unexpected": unexpected,
+            "complete": run.complete,
+        },
+    }
+
+
+def load(path: Path) -> dict[str, Any]:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    problems = schemas.errors("report.schema.json", document)
+    if problems:
+        where, _rule, message = problems[0]
+        raise ValueError(f"{path}: not a results report at {schemas.path_pointer(where) or '/'}: {message}")
+    return document
+
+
+def records(document: dict[str, Any]) -> list[Record]:
+    return [Record.from_json(r) for r in document["records"]]
+
+
+def default_dir(document: dict[str, Any], base: Path) -> Path:
+    implementation = document["header"]["implementation"]["implementation"]
+    return base / f"{implementation['name']}-{implementation['version']}"
+
+
+def write_all(document: dict[str, Any], directory: Path) -> list[Path]:
+    from conformance.report import junit, markdown
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    results = directory / "results.json"
+    results.write_text(json.dumps(document, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    written.append(results)
+    compliance = directory / "compliance.md"
+    compliance.write_text(markdown.render(document), encoding="utf-8")
+    written.append(compliance)
+    xml = directory / "junit.xml"
+    xml.write_text(junit.render(document), encoding="utf-8")
+    written.append(xml)
+    return written

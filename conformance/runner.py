@@ -1,0 +1,138 @@
+"""Running cases against an adapter and judging each answer."""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance import compare, schemas
+from conformance.adapters.base import Adapter, Hello, Response
+from conformance.corpus import BrokenCase, Corpus
+from conformance.expectations import NONE, Expectations
+from conformance.model import (
+    ERROR,
+    FAIL,
+    INVALID_RESULT,
+    NOTRUN,
+    PASS,
+    UNSUPPORTED,
+    Case,
+    Record,
+)
+
+
+@dataclass(frozen=True)
+class Selection:
+    features: tuple[str, ...] = ()
+    exclude_features: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+    components: tuple[str, ...] = ()
+
+    def wants(self, case_id: str, component: str, features: Iterable[str]) -> bool:
+        features = set(features)
+        if self.components and component not in self.components:
+            return False
+        if self.ids and not any(fnmatch.fnmatchcase(case_id, pattern) for pattern in self.ids):
+            return False
+        if self.features and not features & set(self.features):
+            return False
+        if self.exclude_features and features & set(self.exclude_features):
+            return False
+        return True
+
+    def describe(self) -> dict[str, list[str]]:
+        return {k: list(v) for k, v in self.__dict__.items() if v}
+
+
+def select(corpus: Corpus, selection: Selection) -> tuple[list[Case], list[BrokenCase]]:
+    cases = [c for c in corpus.cases if selection.wants(c.id, c.component, c.features)]
+    broken = [b for b in corpus.broken if selection.wants(b.id, b.component, ())
+              and not (selection.features or selection.exclude_features)]
+    return cases, broken
+
+
+def missing_capabilities(case: Case, hello: Hello) -> list[str]:
+    if case.component not in hello.components:
+        return [f"component {case.component}"]
+    return sorted(set(case.features) - hello.features)
+
+
+def judge(case: Case, response: Response) -> tuple[str, str | None, list[str] | None]:
+    """The outcome of one answer: (outcome, message, diff)."""
+    if response.kind != "result":
+        return response.kind, response.message, None
+    result = response.result
+    schema = schemas.operation_schema(case.component, case.operation, "result")
+    if schemas.exists(schema):
+        problems = schemas.errors(schema, result)
+        if problems:
+            lines = [f"{schemas.path_pointer(p) or '/'}: [{rule}] {message}" for p, rule, message in problems[:10]]
+            return INVALID_RESULT, f"the result breaks schemas/{schema}", lines
+    lines = compare.diff(case.expect.get("result"), result)
+    if lines:
+        return FAIL, "the result differs from the expectation", lines
+    return PASS, None, None
+
+
+def run_case(case: Case, adapter: Adapter, hello: Hello, expectations: Expectations = NONE) -> Record:
+    record = Record(case.id, case.component, case.operation, case.features, case.file, PASS)
+    missing = missing_capabilities(case, hello)
+    if missing:
+        record.outcome = UNSUPPORTED
+        record.message = "the implementation does not declare: " + ", ".join(missing)
+        return expectations.apply(record)
+    if adapter.exhausted:
+        record.outcome = NOTRUN
+        record.message = "not run: the implementation's restart budget is spent"
+        return record
+    started = time.perf_counter()
+    response = adapter.run(case.id, case.wire())
+    record.duration_ms = (time.perf_counter() - started) * 1000
+    record.outcome, record.message, record.diff = judge(case, response)
+    record.stderr_tail = response.stderr_tail or None
+    if record.outcome == NOTRUN:
+        return record
+    return expectations.apply(record)
+
+
+def broken_record(broken: BrokenCase) -> Record:
+    return Record(
+        broken.id, broken.component, "?", (), broken.file, ERROR,
+        message="the fixture case is invalid: " + "; ".join(p.render() for p in broken.problems[:5]),
+    )
+
+
+@dataclass
+class Run:
+    hello: Hello
+    impl_spec: str
+    records: list[Record] = field(default_factory=list)
+    complete: bool = True
+    selection: dict[str, Any] = field(default_factory=dict)
+
+
+def run(
+    cases: list[Case],
+    broken: list[BrokenCase],
+    adapter: Adapter,
+    hello: Hello,
+    expectations: Expectations = NONE,
+    progress: Callable[[int, int, Record], None] | None = None,
+) -> Run:
+    result = Run(hello=hello, impl_spec=adapter.spec)
+    total = len(cases) + len(broken)
+    for index, case in enumerate(cases, 1):
+        record = run_case(case, adapter, hello, expectations)
+        result.records.append(record)
+        if progress:
+            progress(index, total, record)
+    for offset, item in enumerate(broken, len(cases) + 1):
+        record = broken_record(item)
+        result.records.append(record)
+        if progress:
+            progress(offset, total, record)
+    result.complete = not any(r.outcome == NOTRUN for r in result.records)
+    return result

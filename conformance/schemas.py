@@ -1,0 +1,91 @@
+"""JSON Schemas (draft 2020-12) of fixtures, operations, protocol, reports and
+expectations, loaded once into one registry so they can `$ref` each other by
+relative file name."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from conformance.paths import schemas_dir
+
+_BASE = "file:///schemas/"
+
+
+@cache
+def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    root = schemas_dir()
+    resources, documents = [], {}
+    for path in sorted(root.rglob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        document = json.loads(path.read_text(encoding="utf-8"))
+        documents[rel] = document
+        resource = Resource.from_contents(document, default_specification=_draft())
+        resources.append((_BASE + rel, resource))
+        if isinstance(document, dict) and "$id" in document:
+            resources.append((document["$id"], resource))
+    return Registry().with_resources(resources), documents
+
+
+def _draft():
+    from referencing.jsonschema import DRAFT202012
+
+    return DRAFT202012
+
+
+def names() -> list[str]:
+    return sorted(_registry()[1])
+
+
+def exists(name: str) -> bool:
+    return name in _registry()[1]
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    registry, documents = _registry()
+    if name not in documents:
+        raise KeyError(f"no schema {name!r} under {schemas_dir()}")
+    schema = dict(documents[name])
+    schema.setdefault("$id", _BASE + name)
+    return Draft202012Validator(schema, registry=registry)
+
+
+def operation_schema(component: str, operation: str, part: str) -> str:
+    return f"operations/{component}/{operation}.{part}.json"
+
+
+def operations() -> dict[str, list[str]]:
+    """Component -> operations that have an input schema."""
+    found: dict[str, list[str]] = {}
+    for name in names():
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == "operations" and parts[2].endswith(".input.json"):
+            found.setdefault(parts[1], []).append(parts[2][: -len(".input.json")])
+    return {k: sorted(v) for k, v in found.items()}
+
+
+def errors(name: str, instance: Any) -> list[tuple[list[Any], str, str]]:
+    """(path, rule, message) for each violation, in a stable order."""
+    out = []
+    for error in validator(name).iter_errors(instance):
+        # The most specific sub-error names the field a reader must fix.
+        leaf = error
+        while leaf.context:
+            leaf = min(leaf.context, key=lambda e: (-len(e.absolute_path), str(e.message)))
+        out.append((list(leaf.absolute_path), str(leaf.validator), leaf.message))
+    out.sort(key=lambda e: ([str(p) for p in e[0]], e[1], e[2]))
+    return out
+
+
+def path_pointer(path: list[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def check_file(path: Path) -> None:
+    Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))

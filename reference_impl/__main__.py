@@ -1,0 +1,5 @@
+import sys
+
+from reference_impl.server import serve
+
+sys.exit(serve())
