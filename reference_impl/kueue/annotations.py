@@ -1,0 +1,169 @@
+"""The podset annotations and how Kueue turns them into a topology request
+(upstream `pkg/controller/jobframework/tas.go`, `Build`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+PREFIX = "kueue.x-k8s.io/"
+REQUIRED = PREFIX + "podset-required-topology"
+PREFERRED = PREFIX + "podset-preferred-topology"
+UNCONSTRAINED = PREFIX + "podset-unconstrained-topology"
+GROUP_NAME = PREFIX + "podset-group-name"
+SLICE_REQUIRED = PREFIX + "podset-slice-required-topology"
+SLICE_SIZE = PREFIX + "podset-slice-size"
+SLICE_CONSTRAINTS = PREFIX + "podset-slice-required-topology-constraints"
+IS_GROUP_WORKLOAD = PREFIX + "is-group-workload"
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+@dataclass(frozen=True)
+class SliceLayer:
+    topology: str
+    size: int
+
+
+@dataclass
+class TopologyRequest:
+    required: str | None = None
+    preferred: str | None = None
+    unconstrained: bool | None = None
+    group_name: str | None = None
+    slice_layers: list[SliceLayer] = field(default_factory=list)
+
+    @property
+    def slice_only(self) -> bool:
+        return self.required is None and self.preferred is None and bool(self.slice_layers)
+
+    @property
+    def mode(self) -> str | None:
+        if self.required is not None:
+            return "required"
+        if self.preferred is not None:
+            return "preferred"
+        if self.unconstrained is not None or self.slice_only:
+            return "unconstrained"
+        return None
+
+    def to_dict(self) -> dict:
+        return {
+            "mode": self.mode,
+            "level": self.required if self.required is not None else self.preferred,
+            "podSetGroupName": self.group_name,
+            "sliceLayers": [{"topology": layer.topology, "size": layer.size} for layer in self.slice_layers],
+            "sliceOnly": self.slice_only,
+        }
+
+
+def parse_bool(value: str) -> bool | None:
+    """Go's `strconv.ParseBool`; None when it does not parse."""
+    if value in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if value in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    return None
+
+
+def parse_int32(value: str) -> int | None:
+    """Go's `strconv.ParseInt(value, 10, 32)`; None on a syntax or range error."""
+    text = value
+    if text[:1] in "+-":
+        text = text[1:]
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    number = int(value)
+    if not INT32_MIN <= number <= INT32_MAX:
+        return None
+    return number
+
+
+class ConstraintsError(ValueError):
+    pass
+
+
+def _field(entry: Mapping, name: str):
+    # encoding/json matches object keys to struct fields case-insensitively,
+    # preferring an exact match.
+    if name in entry:
+        return True, entry[name]
+    for key, value in entry.items():
+        if isinstance(key, str) and key.lower() == name.lower():
+            return True, value
+    return False, None
+
+
+def parse_constraints(text: str) -> list[SliceLayer]:
+    """Decode the constraints JSON as `json.Unmarshal` into
+    `[]PodsetSliceRequiredTopologyConstraint` would; raises ConstraintsError."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ConstraintsError(f"invalid character in JSON input: {exc.msg}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise ConstraintsError(f"json: cannot unmarshal {_json_kind(data)} into Go value of type "
+                               "[]v1beta2.PodsetSliceRequiredTopologyConstraint")
+    layers = []
+    for entry in data:
+        if entry is None:
+            layers.append(SliceLayer("", 0))
+            continue
+        if not isinstance(entry, dict):
+            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(entry)} into Go value of type "
+                                   "v1beta2.PodsetSliceRequiredTopologyConstraint")
+        found, topology = _field(entry, "topology")
+        if not found or topology is None:
+            topology = ""
+        elif not isinstance(topology, str):
+            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(topology)} into Go struct field "
+                                   "PodsetSliceRequiredTopologyConstraint.topology of type string")
+        found, size = _field(entry, "size")
+        if not found or size is None:
+            size = 0
+        elif isinstance(size, bool) or not isinstance(size, int) or not INT32_MIN <= size <= INT32_MAX:
+            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(size)} into Go struct field "
+                                   "PodsetSliceRequiredTopologyConstraint.size of type int32")
+        layers.append(SliceLayer(topology, size))
+    return layers
+
+
+def _json_kind(value) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return f"number {json.dumps(value)}"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def build_request(annotations: Mapping[str, str], multi_layer: bool) -> TopologyRequest | None:
+    """The podset's topology request after the webhook accepted it; None when the
+    podset asks for nothing (then it is implied TAS in a TAS-only ClusterQueue)."""
+    request = TopologyRequest()
+    if REQUIRED in annotations:
+        request.required = annotations[REQUIRED]
+    elif PREFERRED in annotations:
+        request.preferred = annotations[PREFERRED]
+    elif UNCONSTRAINED in annotations:
+        request.unconstrained = parse_bool(annotations[UNCONSTRAINED])
+    else:
+        has_slice_layer = (SLICE_REQUIRED in annotations and SLICE_SIZE in annotations) or (
+            SLICE_CONSTRAINTS in annotations)
+        if not has_slice_layer:
+            return None
+    if multi_layer and SLICE_CONSTRAINTS in annotations:
+        request.slice_layers = parse_constraints(annotations[SLICE_CONSTRAINTS])
+    elif SLICE_REQUIRED in annotations and SLICE_SIZE in annotations:
+        request.slice_layers = [SliceLayer(annotations[SLICE_REQUIRED], parse_int32(annotations[SLICE_SIZE]) or 0)]
+    if GROUP_NAME in annotations and (REQUIRED in annotations or PREFERRED in annotations):
+        request.group_name = annotations[GROUP_NAME]
+    return request

@@ -1,0 +1,199 @@
+"""The Kueue TAS operations (see docs/operations/kueue.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from reference_impl.errors import InvalidInput
+
+from . import annotations as ann
+from . import objects, topology, validation
+from .gates import MULTI_LAYER
+from .inputs import Refused, parse_common, parse_pod_sets, resolve_gates
+from .placement import _untolerated_taint
+from .resources import count_in, plus_one_pod, add
+from .workload import assign as assign_workload
+from .workload import to_requests
+
+
+def validate(input_: Mapping) -> dict:
+    try:
+        gates = resolve_gates(input_)
+    except Refused as exc:
+        return exc.to_result()
+    pod_sets = parse_pod_sets(input_.get("podSets"), "podSets")
+    multi_layer = gates.enabled(MULTI_LAYER)
+    errors = validation.webhook_errors(pod_sets, multi_layer)
+    requests = {}
+    if not errors:
+        requests = {ps.name: ann.build_request(ps.annotations, multi_layer) for ps in pod_sets}
+        if input_.get("topology") is not None:
+            topo = objects.parse_topology(input_["topology"])
+            for ps in pod_sets:
+                errors.extend(validation.level_errors(ps.name, requests[ps.name], topo,
+                                                      _flavor_name(input_)))
+    result = {"valid": not errors, "errors": [e.to_dict() for e in errors]}
+    if not errors:
+        result["podSets"] = [{"name": ps.name,
+                              "topologyRequest": None if requests[ps.name] is None else requests[ps.name].to_dict()}
+                             for ps in pod_sets]
+    return result
+
+
+def _flavor_name(input_: Mapping) -> str:
+    flavor = input_.get("resourceFlavor") or {}
+    return str(((flavor.get("metadata") or {}).get("name")) or "")
+
+
+def capacity(input_: Mapping) -> dict:
+    try:
+        common = parse_common(input_)
+    except Refused as exc:
+        return exc.to_result()
+    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
+    pod_set = None
+    if input_.get("podSet") is not None:
+        pod_set = objects.parse_pod_set(input_["podSet"], "podSet", count_required=False)
+    nodes = []
+    feasible: dict[str, bool] = {}
+    for node in common.nodes:
+        reason = snap.excluded.get(node.name)
+        if reason is None and pod_set is not None and snap.lowest_is_hostname:
+            tolerations = list(pod_set.tolerations) + list(common.flavor.tolerations)
+            if _untolerated_taint(node, tolerations) is not None:
+                reason = "UntoleratedTaint"
+            elif any(node.labels.get(k) != v for k, v in pod_set.node_selector.items()):
+                reason = "NodeSelectorMismatch"
+        if reason is None:
+            feasible[node.name] = True
+        nodes.append({"name": node.name, "included": reason is None, "reason": reason})
+    leaf_free = {}
+    leaf_pods = {}
+    for leaf_id, leaf in snap.leaves.items():
+        leaf_free[leaf_id] = leaf.remaining()
+        if pod_set is not None:
+            ok = all(feasible.get(n.name, False) for n in leaf.nodes) if snap.lowest_is_hostname else True
+            leaf_pods[leaf_id] = count_in(plus_one_pod(pod_set.requests), leaf_free[leaf_id])[0] if ok else 0
+    domains = []
+    for level_idx, level in enumerate(snap.levels):
+        for domain in sorted(snap.domains_per_level[level_idx].values(), key=lambda d: d.values):
+            free: dict[str, int] = {}
+            pods = 0
+            for leaf_id in _leaves_under(domain):
+                add(free, leaf_free[leaf_id])
+                pods += leaf_pods.get(leaf_id, 0)
+            entry = {"level": level, "values": list(domain.values), "free": dict(sorted(free.items()))}
+            if pod_set is not None:
+                entry["podCount"] = pods
+            domains.append(entry)
+    return {"levels": list(snap.levels), "nodes": nodes, "domains": domains}
+
+
+def _leaves_under(domain):
+    if not domain.children:
+        yield domain.id
+        return
+    for child in domain.children:
+        yield from _leaves_under(child)
+
+
+def assign(input_: Mapping) -> dict:
+    try:
+        common = parse_common(input_)
+    except Refused as exc:
+        return exc.to_result()
+    workload = input_.get("workload")
+    if not isinstance(workload, Mapping):
+        raise InvalidInput("workload", "required mapping")
+    pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
+    return assign_pod_sets(common, pod_sets)
+
+
+def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
+    multi_layer = common.gates.enabled(MULTI_LAYER)
+    errors = validation.webhook_errors(pod_sets, multi_layer)
+    if errors:
+        return {"admitted": False, "rejected": [e.to_dict() for e in errors]}
+    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
+    requests = to_requests(pod_sets, common.gates)
+    for r in requests:
+        if podset_updates and r.name in podset_updates:
+            update = podset_updates[r.name]
+            r.node_selector.update(update.get("nodeSelector", {}))
+            r.tolerations.extend(update.get("tolerations", []))
+    level_failure = None
+    for ps, r in zip(pod_sets, requests):
+        if r.count == 0:
+            continue
+        problems = validation.level_errors(ps.name, r.request, common.topology, common.flavor.name)
+        if problems:
+            level_failure = (ps.name, problems[0])
+            break
+    if level_failure is not None:
+        results = []
+        seen_failure = False
+        for ps in pod_sets:
+            if ps.name == level_failure[0]:
+                seen_failure = True
+                results.append({"name": ps.name, "topologyAssignment": None,
+                                "notFit": {"reason": level_failure[1].reason, "message": level_failure[1].message}})
+            elif ps.count == 0:
+                results.append({"name": ps.name, "topologyAssignment": None, "notFit": None})
+            else:
+                results.append({"name": ps.name, "topologyAssignment": None,
+                                "notFit": {"reason": "NotEvaluated",
+                                           "message": "not evaluated: an earlier pod set did not fit"}})
+        return {"admitted": False, "podSets": results}
+    results = assign_workload(snap, requests, common.gates)
+    admitted = all(r.assignment is not None for r, ps in zip(results, pod_sets) if ps.count > 0)
+    return {"admitted": admitted, "podSets": [r.to_dict() for r in results]}
+
+
+def _hot_swap(input_: Mapping) -> dict:
+    from .hot_swap import run
+    return run(input_)
+
+
+def _provision(input_: Mapping) -> dict:
+    from .provisioning import run
+    return run(input_)
+
+
+OPERATIONS: dict[str, Callable[[Mapping], dict]] = {
+    "validate": validate,
+    "capacity": capacity,
+    "assign": assign,
+    "hot_swap": _hot_swap,
+    "provision": _provision,
+}
+
+FEATURES: tuple[str, ...] = (
+    "kueue.tas.topology",
+    "kueue.tas.capacity",
+    "kueue.tas.taints",
+    "kueue.tas.required",
+    "kueue.tas.preferred",
+    "kueue.tas.unconstrained",
+    "kueue.tas.implied",
+    "kueue.tas.domain-order",
+    "kueue.tas.podset-group",
+    "kueue.tas.slices",
+    "kueue.tas.multi-layer-slices",
+    "kueue.tas.balanced-placement",
+    "kueue.tas.assignment",
+    "kueue.tas.not-fit",
+    "kueue.tas.validation",
+    "kueue.tas.hot-swap",
+    "kueue.tas.provisioning",
+    "kueue.version-defaults",
+    "kueue.gate.topology-aware-scheduling",
+    "kueue.gate.tas-profile-mixed",
+    "kueue.gate.tas-balanced-placement",
+    "kueue.gate.tas-multi-layer-topology",
+    "kueue.gate.tas-failed-node-replacement",
+    "kueue.gate.tas-failed-node-replacement-fail-fast",
+    "kueue.gate.tas-replace-node-on-pod-termination",
+    "kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
+    "kueue.gate.tas-replace-node-on-node-taints",
+    "kueue.gate.skip-reassignment-for-pod-owned-workloads",
+)

@@ -1,0 +1,180 @@
+"""The TAS snapshot of one ResourceFlavor: the domain tree built from node
+labels and the free capacity of every leaf (spec "Node topology information"
+and "Capacity calculation"; upstream `tas_topology_tree.go`, `tas_flavor.go`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .objects import HOSTNAME, AdmittedPodSet, Node, Pod, ResourceFlavor, Topology, is_tas_pod
+from .resources import Requests, add, plus_one_pod, sub
+
+
+@dataclass(eq=False)
+class Domain:
+    level: int
+    values: tuple[str, ...]
+    id: str
+    parent: "Domain | None" = None
+    children: list["Domain"] = field(default_factory=list)
+    # placement state, reset before every placement
+    pod_count: int = 0
+    pod_count_with_leader: int = 0
+    slice_count: int = 0
+    slice_count_with_leader: int = 0
+    leader_count: int = 0
+
+    def reset(self) -> None:
+        self.pod_count = self.pod_count_with_leader = 0
+        self.slice_count = self.slice_count_with_leader = 0
+        self.leader_count = 0
+
+    def path_id(self) -> str:
+        return ",".join(self.values)
+
+
+@dataclass(eq=False)
+class Leaf:
+    domain: Domain
+    nodes: list[Node]
+    allocatable: Requests
+    non_tas_usage: Requests = field(default_factory=dict)
+    tas_usage: Requests = field(default_factory=dict)
+
+    def free(self) -> Requests:
+        """Allocatable minus non-TAS pods (upstream `freeCapacity`)."""
+        result = dict(self.allocatable)
+        sub(result, self.non_tas_usage)
+        return result
+
+    def remaining(self) -> Requests:
+        result = self.free()
+        sub(result, self.tas_usage)
+        return result
+
+
+# node exclusion reasons, in the order they are checked
+FLAVOR_LABELS_MISMATCH = "FlavorLabelsMismatch"
+MISSING_TOPOLOGY_LABEL = "MissingTopologyLabel"
+UNSCHEDULABLE = "Unschedulable"
+NOT_READY = "NotReady"
+NO_READY_CONDITION = "NoReadyCondition"
+
+
+def node_exclusion(node: Node, topology: Topology, flavor: ResourceFlavor) -> str | None:
+    for key, value in flavor.node_labels.items():
+        if node.labels.get(key) != value:
+            return FLAVOR_LABELS_MISMATCH
+    for level in topology.levels:
+        if level not in node.labels:
+            return MISSING_TOPOLOGY_LABEL
+    if node.unschedulable:
+        return UNSCHEDULABLE
+    condition = node.ready_condition()
+    if condition is None:
+        return NO_READY_CONDITION
+    if condition.status != "True":
+        return NOT_READY
+    return None
+
+
+@dataclass(eq=False)
+class Snapshot:
+    topology: Topology
+    flavor: ResourceFlavor
+    levels: tuple[str, ...]
+    lowest_is_hostname: bool
+    roots: list[Domain]
+    domains_per_level: list[dict[str, Domain]]
+    leaves: dict[str, Leaf]                   # leaf id -> leaf
+    node_to_leaf: dict[str, str]              # node name -> leaf id
+    excluded: dict[str, str]                  # node name -> reason
+
+    @property
+    def name(self) -> str:
+        return self.topology.name
+
+    def leaf_of_domain(self, domain: Domain) -> Leaf | None:
+        return self.leaves.get(domain.id)
+
+    def leaf_id_for_values(self, values: tuple[str, ...]) -> str:
+        if self.lowest_is_hostname:
+            return values[-1]
+        return ",".join(values)
+
+    def reset(self) -> None:
+        for level in self.domains_per_level:
+            for domain in level.values():
+                domain.reset()
+
+
+def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: list[Pod] = (),
+          admitted: list[list[AdmittedPodSet]] = ()) -> Snapshot:
+    levels = topology.levels
+    lowest_is_hostname = levels[-1] == HOSTNAME
+    per_level: list[dict[str, Domain]] = [dict() for _ in levels]
+    roots: list[Domain] = []
+    leaves: dict[str, Leaf] = {}
+    node_to_leaf: dict[str, str] = {}
+    excluded: dict[str, str] = {}
+    for node in nodes:
+        reason = node_exclusion(node, topology, flavor)
+        if reason is not None:
+            excluded[node.name] = reason
+            continue
+        values = tuple(node.labels[level] for level in levels)
+        parent = None
+        for i in range(len(levels)):
+            is_leaf = i == len(levels) - 1
+            key = values[-1] if (is_leaf and lowest_is_hostname) else ",".join(values[: i + 1])
+            domain = per_level[i].get(key)
+            if domain is None:
+                domain = Domain(level=i, values=values[: i + 1], id=key, parent=parent)
+                per_level[i][key] = domain
+                if parent is None:
+                    roots.append(domain)
+                else:
+                    parent.children.append(domain)
+            parent = domain
+        leaf = leaves.get(parent.id)
+        if leaf is None:
+            leaf = Leaf(domain=parent, nodes=[], allocatable={})
+            leaves[parent.id] = leaf
+        leaf.nodes.append(node)
+        add(leaf.allocatable, node.allocatable)
+        node_to_leaf[node.name] = parent.id
+    snapshot = Snapshot(topology=topology, flavor=flavor, levels=levels, lowest_is_hostname=lowest_is_hostname,
+                        roots=roots, domains_per_level=per_level, leaves=leaves, node_to_leaf=node_to_leaf,
+                        excluded=excluded)
+    for pod in pods:
+        if pod.node_name is None or pod.phase in ("Succeeded", "Failed") or is_tas_pod(pod):
+            continue
+        leaf_id = node_to_leaf.get(pod.node_name)
+        if leaf_id is not None:
+            add(leaves[leaf_id].non_tas_usage, plus_one_pod(pod.requests))
+    for workload in admitted:
+        for ps in workload:
+            add_assignment_usage(snapshot, ps.assignment.domains, ps.requests, target="tas")
+    return snapshot
+
+
+def usage_per_leaf(snapshot: Snapshot, domains, requests: Requests) -> dict[str, Requests]:
+    """`count x request + count pods` per leaf id the snapshot holds."""
+    result: dict[str, Requests] = {}
+    per_pod = plus_one_pod(requests)
+    for values, count in domains:
+        leaf_id = snapshot.leaf_id_for_values(tuple(values))
+        if leaf_id not in snapshot.leaves:
+            continue
+        add(result.setdefault(leaf_id, {}), per_pod, count)
+    return result
+
+
+def add_assignment_usage(snapshot: Snapshot, domains, requests: Requests, target: str = "tas") -> None:
+    for leaf_id, usage in usage_per_leaf(snapshot, domains, requests).items():
+        add(snapshot.leaves[leaf_id].tas_usage, usage)
+
+
+def remove_assignment_usage(snapshot: Snapshot, domains, requests: Requests) -> None:
+    for leaf_id, usage in usage_per_leaf(snapshot, domains, requests).items():
+        sub(snapshot.leaves[leaf_id].tas_usage, usage)
