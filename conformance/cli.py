@@ -12,7 +12,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from conformance import __version__, corpus as corpus_mod, expectations as expectations_mod, schemas
+from conformance import __version__, schemas
+from conformance import corpus as corpus_mod
+from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
 from conformance.model import BENIGN, XPASS
 from conformance.paths import corpus_dir, expectations_dir
@@ -46,9 +48,9 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
 
 
-def _print_problems(problems, stream=sys.stdout) -> None:
+def _print_problems(problems, stream=None) -> None:
     for problem in problems:
-        print(problem.render(), file=stream)
+        print(problem.render(), file=stream or sys.stdout)
 
 
 def resolve_expectations(path: str | None, hello, disabled: bool):

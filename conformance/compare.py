@@ -73,7 +73,7 @@ def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
         if len(expected) != len(actual):
             return [Mismatch(pointer, f"{len(expected)} items {_show(expected)}", f"{len(actual)} items {_show(actual)}")]
         found = []
-        for index, (e, a) in enumerate(zip(expected, actual)):
+        for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
             found.extend(mismatches(e, a, f"{pointer}/{index}"))
         return found
     if not _same_scalar(expected, actual):

@@ -328,7 +328,7 @@ class _Loader:
         if isinstance(matrix, dict):
             keys = list(matrix)
             for combination in itertools.product(*(matrix[k] for k in keys)):
-                yield dict(zip(keys, combination))
+                yield dict(zip(keys, combination, strict=True))
             return
         keys = list(matrix[0])
         for i, row in enumerate(matrix):

@@ -18,7 +18,8 @@ def write_json(corpus: Corpus, out: Path) -> list[Path]:
     written = []
     index = []
     for file, cases in sorted(by_file.items()):
-        target = out / Path(file).with_suffix(".json")
+        # Paths inside the export mirror the corpus: <component>/<topic>.json.
+        target = out / Path(*Path(file).parts[1:]).with_suffix(".json")
         target.parent.mkdir(parents=True, exist_ok=True)
         document = {
             "format": FORMAT_VERSION,

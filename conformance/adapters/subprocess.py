@@ -48,7 +48,6 @@ class _Process:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            bufsize=0,
         )
         self.lines: queue.Queue = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=limits.stderr_lines)

@@ -10,7 +10,7 @@ import json
 import platform
 import shlex
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ def build(run, corpus_hash: str, expectations_file: str | None = None) -> dict[s
             "expectations": expectations_file,
             "selection": run.selection,
             "python": platform.python_version(),
-            "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         },
         "records": [r.to_json() for r in records],
         "footer": {

@@ -1,0 +1,247 @@
+"""The pytest plugin: every case of the corpus as a test item.
+
+    pytest --impl reference fixtures/
+    pytest --impl "exec:shims/kubelet/bin/kubelet-shim" --expectations FILE -n auto fixtures/kubelet
+
+The plugin is active only when `--impl` is given. Each pytest process (each
+xdist worker) starts its own implementation; the workers' records travel to the
+controller, which writes one report for the whole run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance import corpus as corpus_mod
+from conformance import expectations as expectations_mod
+from conformance.adapters import Limits, StartupError, from_spec
+from conformance.model import BENIGN, NOTRUN, PASS, SKIP, UNSUPPORTED, XFAIL, XPASS, Record
+from conformance.paths import corpus_dir
+from conformance.report import results as results_mod
+from conformance.runner import Run, Selection, broken_record, run_case
+
+_KEY = "topoconf"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("topoconf", "topology conformance corpus")
+    group.addoption("--impl", default=None, help="run the corpus against 'reference' or 'exec:COMMAND'")
+    group.addoption("--expectations", default=None, help="the implementation's expectations file")
+    group.addoption("--features", action="append", default=[], help="only cases naming one of these features")
+    group.addoption("--exclude-features", action="append", default=[], help="leave out cases naming these features")
+    group.addoption("--case-timeout", type=float, default=10.0, help="seconds per case for exec: implementations")
+    group.addoption("--startup-timeout", type=float, default=30.0, help="seconds to answer hello")
+    group.addoption("--restart-budget", type=int, default=10, help="restarts allowed per process")
+    group.addoption("--report-dir", default=None, help="where to write the report (default reports/<impl>-<version>/)")
+    group.addoption("--corpus", default=None, help="the corpus folder (default: the bundled one)")
+    # `--strict` is pytest's own switch; with it an unexpected pass fails the run.
+
+
+def _csv(values: list[str]) -> tuple[str, ...]:
+    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+
+class _State:
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        option = config.option
+        self.spec = option.impl
+        self.limits = Limits(startup_timeout=option.startup_timeout, case_timeout=option.case_timeout,
+                             restart_budget=option.restart_budget)
+        self.selection = Selection(features=_csv(option.features), exclude_features=_csv(option.exclude_features))
+        self.corpus = corpus_mod.load(Path(option.corpus) if option.corpus else corpus_dir())
+        self.files = {str(Path(self.corpus.root.parent, f).resolve()) for f in self.corpus.files}
+        self.expectations = expectations_mod.NONE
+        if option.expectations:
+            self.expectations, problems = expectations_mod.load(Path(option.expectations))
+            problems = problems or self.expectations.stale(self.corpus.all_ids)
+            if problems:
+                raise pytest.UsageError("expectations file: " + "; ".join(p.render() for p in problems))
+        self.strict = bool(config.getini("strict"))
+        self.adapter = None
+        self.hello = None
+        self.records: list[Record] = []
+        self.worker_hellos: list[dict] = []
+
+    def ensure_started(self):
+        if self.adapter is None:
+            try:
+                self.adapter = from_spec(self.spec, self.limits)
+            except ValueError as exc:
+                pytest.exit(f"topoconf: {exc}", returncode=2)
+            try:
+                self.hello = self.adapter.start()
+            except StartupError as exc:
+                pytest.exit(f"topoconf: the implementation failed to start: {exc}", returncode=3)
+        return self.adapter, self.hello
+
+    def close(self) -> None:
+        if self.adapter is not None:
+            self.adapter.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "topoconf_feature(name): a feature the corpus case needs")
+    if config.getoption("impl", None):
+        config.stash[_STATE] = _State(config)
+
+
+_STATE = pytest.StashKey[_State]()
+
+
+def _state(config: pytest.Config) -> _State | None:
+    return config.stash.get(_STATE, None)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    state = _state(parent.config)
+    if state is not None and str(file_path.resolve()) in state.files:
+        return FixtureFile.from_parent(parent, path=file_path)
+    return None
+
+
+class FixtureFile(pytest.File):
+    def collect(self):
+        state = _state(self.config)
+        rel = str(Path(self.path).resolve().relative_to(state.corpus.root.parent).as_posix())
+        for case in state.corpus.cases:
+            if case.file == rel and state.selection.wants(case.id, case.component, case.features):
+                yield CaseItem.from_parent(self, name=case.id, case=case)
+        for broken in state.corpus.broken:
+            if broken.file == rel:
+                yield BrokenItem.from_parent(self, name=broken.id, broken=broken)
+        file_problems = [p for p in state.corpus.problems if p.file == rel and p.case_id is None]
+        if file_problems:
+            yield FileProblemItem.from_parent(self, name="<file>", problems=file_problems)
+
+
+class CaseFailed(Exception):
+    def __init__(self, record: Record, spec: str):
+        super().__init__(record.outcome)
+        self.record = record
+        self.spec = spec
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        for feature in case.features:
+            self.add_marker(pytest.mark.topoconf_feature(feature))
+
+    def runtest(self) -> None:
+        state = _state(self.config)
+        adapter, hello = state.ensure_started()
+        record = run_case(self.case, adapter, hello, state.expectations)
+        state.records.append(record)
+        if record.outcome == PASS or (record.outcome == XPASS and not state.strict):
+            return
+        if record.outcome == XFAIL:
+            pytest.xfail(f"{record.expected_outcome}: {record.expectation_reason}")
+        if record.outcome in (UNSUPPORTED, SKIP):
+            pytest.skip(f"{record.outcome}: {record.message}")
+        raise CaseFailed(record, state.spec)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailed):
+            record, spec = excinfo.value.record, excinfo.value.spec
+            lines = [f"{record.outcome}: {record.message or ''}".rstrip()]
+            if record.outcome == XPASS:
+                lines = [f"xpass: passed, but the expectations file says {record.expected_outcome}"
+                         f" ({record.expectation_reason})"]
+            lines += [f"  {line}" for line in record.diff or []]
+            if record.stderr_tail:
+                lines += ["stderr (last lines):"] + [f"  {line}" for line in record.stderr_tail]
+            lines.append(f"source: {self.case.source}  ({self.case.file}:{self.case.line})")
+            lines.append("rerun: " + results_mod.rerun_command(spec, record.id))
+            return "\n".join(lines)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, self.case.line, f"{self.case.id}: {self.case.title}"
+
+
+class BrokenItem(pytest.Item):
+    def __init__(self, *, broken, **kwargs):
+        super().__init__(**kwargs)
+        self.broken = broken
+
+    def runtest(self) -> None:
+        _state(self.config).records.append(broken_record(self.broken))
+        raise CaseFailed(broken_record(self.broken), _state(self.config).spec)
+
+    def repr_failure(self, excinfo, style=None):
+        return "the fixture case is invalid:\n" + "\n".join("  " + p.render() for p in self.broken.problems)
+
+
+class FileProblemItem(pytest.Item):
+    def __init__(self, *, problems, **kwargs):
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        raise CaseFailed(Record("<file>", "", "", (), "", "error"), "")
+
+    def repr_failure(self, excinfo, style=None):
+        return "the fixture file is invalid:\n" + "\n".join("  " + p.render() for p in self.problems)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
+    state = _state(session.config)
+    if state is None:
+        return
+    state.close()
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        # An xdist worker: hand the records to the controller.
+        workeroutput[_KEY] = json.dumps({"hello": state.hello.raw if state.hello else None,
+                                         "spec": state.spec,
+                                         "records": [r.to_json() for r in state.records]})
+        return
+    _write_report(session, state)
+
+
+def _merge_worker(state: _State, payload: str) -> None:
+    data = json.loads(payload)
+    if data["hello"]:
+        state.worker_hellos.append(data["hello"])
+    state.records.extend(Record.from_json(r) for r in data["records"])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # runs on the xdist controller
+    state = _state(node.config)
+    output = getattr(node, "workeroutput", {})
+    if state is not None and _KEY in output:
+        _merge_worker(state, output[_KEY])
+
+
+def _write_report(session: pytest.Session, state: _State) -> None:
+    from conformance.adapters.base import Hello
+
+    hello = state.hello or (Hello(state.worker_hellos[0]) if state.worker_hellos else None)
+    if hello is None or not state.records:
+        return
+    outcome = Run(hello=hello, impl_spec=state.spec, records=state.records,
+                  complete=not any(r.outcome == NOTRUN for r in state.records),
+                  selection=state.selection.describe())
+    document = results_mod.build(outcome, state.corpus.hash(), state.expectations.file)
+    option = session.config.option.report_dir
+    directory = Path(option) if option else results_mod.default_dir(document, Path("reports"))
+    written = results_mod.write_all(document, directory)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        unexpected = sum(1 for r in state.records if r.outcome not in BENIGN
+                         and (state.strict or r.outcome != XPASS))
+        reporter.write_line(f"topoconf: {len(state.records)} cases, {unexpected} unexpected; report {written[1]}")
+
+
+def pytest_report_header(config: pytest.Config):
+    state = _state(config)
+    if state is None:
+        return None
+    return [f"topoconf: implementation {state.spec}, corpus {state.corpus.root} "
+            f"({len(state.corpus.cases)} cases, {state.corpus.hash()[:19]})"]

@@ -1,0 +1,125 @@
+"""The topoconf commands and their exit codes, against the fake implementation
+(so these tests pin the harness, not any reference behaviour)."""
+
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from conformance.cli import main
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "corpus"
+GOOD = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good"
+
+
+def run(tmp_path, *extra, name="report"):
+    return main(["run", "--impl", GOOD, "--corpus", str(CORPUS), "--report-dir", str(tmp_path / name),
+                 "--quiet", *extra])
+
+
+def write_expectations(tmp_path, entries):
+    path = tmp_path / "expectations.yaml"
+    path.write_text(yaml.safe_dump({"implementation": "fake", "entries": entries}))
+    return str(path)
+
+
+def test_reports_are_reproducible(tmp_path):
+    assert run(tmp_path, name="one") == 0
+    assert run(tmp_path, name="two") == 0
+    for name in ("compliance.md", "junit.xml"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+    def stable(path):
+        document = json.loads(path.read_text())
+        del document["header"]["generated_at"]
+        for record in document["records"]:
+            del record["duration_ms"]
+        return document
+
+    assert stable(tmp_path / "one" / "results.json") == stable(tmp_path / "two" / "results.json")
+
+
+def test_compliance_table_has_a_row_per_feature(tmp_path):
+    run(tmp_path)
+    text = (tmp_path / "report" / "compliance.md").read_text()
+    assert "# Compliance: fake 1.0" in text
+    assert "| `kubelet.merge` " in text and "| `kubelet.option.numa-score-weights` " in text
+
+
+def test_an_empty_selection_is_a_usage_error(tmp_path):
+    assert run(tmp_path, "--id", "no-such-case*") == 2
+
+
+def test_expected_failures_become_xfail_and_unexpected_passes_fail_strict_runs(tmp_path):
+    expectations = write_expectations(tmp_path, [
+        {"match": "harness.matrix*", "outcome": "fail", "reason": "the fake is said to fail these"},
+        {"match": "harness.needs-weights", "outcome": "unsupported", "reason": "the fake has no weights"},
+    ])
+    assert run(tmp_path, "--expectations", expectations) == 0
+    records = {r["id"]: r for r in json.loads((tmp_path / "report" / "results.json").read_text())["records"]}
+    assert records["harness.matrix[provider=cpu]"]["outcome"] == "xpass"
+    assert records["harness.needs-weights"]["outcome"] == "unsupported"
+    assert run(tmp_path, "--expectations", expectations, "--strict") == 1
+
+
+def test_a_stale_expectation_entry_is_a_configuration_error(tmp_path, capsys):
+    expectations = write_expectations(tmp_path, [{"match": "gone.case", "outcome": "fail", "reason": "no such case any more"}])
+    assert run(tmp_path, "--expectations", expectations) == 2
+    assert "matches no case" in capsys.readouterr().err
+
+
+def test_validate_names_file_line_case_and_field(tmp_path, capsys):
+    root = tmp_path / "fixtures"
+    for sub in ("features", "blocks/kubelet", "kubelet"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    (root / "features" / "kubelet.yaml").write_text((CORPUS / "features" / "kubelet.yaml").read_text())
+    (root / "blocks" / "kubelet" / "two-nodes.yaml").write_text((CORPUS / "blocks/kubelet/two-nodes.yaml").read_text())
+    text = (CORPUS / "kubelet" / "basic.yaml").read_text().replace("title: a last case", "title: a last case\n    bogus: 1")
+    (root / "kubelet" / "basic.yaml").write_text(text)
+    assert main(["validate", "--corpus", str(root), str(root)]) == 1
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "harness.last" in line)
+    assert line.startswith("fixtures/kubelet/basic.yaml:")
+    assert "/cases/3" in line and "additionalProperties" in line and "bogus" in line
+
+
+def test_report_rerenders_and_diff_lists_changes(tmp_path, capsys):
+    run(tmp_path, name="old")
+    results = tmp_path / "old" / "results.json"
+    document = json.loads(results.read_text())
+    document["records"][0]["outcome"] = "fail"
+    document["records"] = document["records"][1:] + [dict(document["records"][0], id="harness.added")]
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(document))
+    (tmp_path / "old" / "compliance.md").unlink()
+    assert main(["report", str(results)]) == 0
+    assert (tmp_path / "old" / "compliance.md").exists()
+    capsys.readouterr()
+    assert main(["diff", str(results), str(new)]) == 0
+    out = capsys.readouterr().out
+    assert "## Added cases" in out and "harness.added" in out and "## Removed cases" in out
+    assert main(["diff", str(results), str(results), "--fail-on-regression"]) == 0
+
+
+def test_list_counts_cases_per_component_and_feature(capsys):
+    assert main(["list", "--corpus", str(CORPUS), "--format", "json"]) == 0
+    counts = json.loads(capsys.readouterr().out)
+    assert counts["components"] == {"kubelet": 7}
+    assert counts["features"]["kubelet.option.numa-score-weights"] == 1
+
+
+def test_export_writes_the_expanded_corpus(tmp_path):
+    assert main(["export", "--corpus", str(CORPUS), str(tmp_path / "out")]) == 0
+    exported = json.loads((tmp_path / "out" / "kubelet" / "basic.json").read_text())
+    case = next(c for c in exported["cases"] if c["id"] == "harness.matrix[provider=memory]")
+    assert case["input"]["numa"]["nodes"] == [0, 1]
+    assert case["input"]["providers"] == [{"memory": [{"affinity": [0], "preferred": True}]}]
+
+
+def test_new_prints_a_skeleton_that_names_the_operation(capsys):
+    assert main(["new", "kubelet", "merge"]) == 0
+    out = capsys.readouterr().out
+    assert "operation: merge" in out and "schemas/operations/kubelet/merge.input.json" in out
+    assert main(["new", "kubelet", "no-such-op"]) == 2

@@ -1,0 +1,35 @@
+from conformance.compare import diff, mismatches
+
+
+def test_mappings_match_as_subsets_and_lists_exactly():
+    assert not mismatches({"a": 1}, {"a": 1, "b": 2})
+    assert mismatches({"a": [1, 2]}, {"a": [1, 2, 3]})
+    assert mismatches({"a": [1, 2]}, {"a": [2, 1]})
+
+
+def test_types_are_not_confused():
+    assert mismatches({"a": True}, {"a": 1})
+    assert mismatches({"a": None}, {"a": []})
+    assert mismatches({"a": []}, {"a": {}})
+    assert not mismatches({"a": 1}, {"a": 1.0})
+
+
+def test_missing_key_is_reported_at_its_pointer():
+    assert diff({"pods": [{"admitted": False}]}, {"pods": [{}]}) == [
+        "/pods/0/admitted: expected false, got nothing (key missing)"
+    ]
+
+
+def test_matchers():
+    assert not mismatches({"m": {"$contains": "NUMA"}}, {"m": "too many NUMA nodes"})
+    assert mismatches({"m": {"$contains": "NUMA"}}, {"m": "other"})
+    assert not mismatches({"l": {"$unordered": [2, 1]}}, {"l": [1, 2]})
+    assert mismatches({"l": {"$unordered": [2, 2]}}, {"l": [1, 2]})
+    assert not mismatches({"x": {"$absent": True}}, {"y": 1})
+    assert mismatches({"x": {"$absent": True}}, {"x": None})
+    assert not mismatches({"x": {"$exact": {"a": 1}}}, {"x": {"a": 1}})
+    assert mismatches({"x": {"$exact": {"a": 1}}}, {"x": {"a": 1, "b": 2}})
+    assert not mismatches({"mem": {"$quantity": "16Gi"}}, {"mem": 17179869184})
+    assert mismatches({"mem": {"$quantity": "16G"}}, {"mem": 17179869184})
+    assert not mismatches({"x": {"$any": True}}, {"x": None})
+    assert mismatches({"x": {"$any": True}}, {})

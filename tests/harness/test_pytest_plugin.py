@@ -1,0 +1,65 @@
+"""The pytest plugin: items per case, diffs and rerun lines, xdist merging."""
+
+import json
+import os
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "corpus"
+FAKE = HERE / "fakes" / "fake_impl.py"
+
+
+def plugin_args():
+    installed = any(ep.name == "topoconf" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "conformance.pytest_plugin"]
+
+
+@pytest.fixture(autouse=True)
+def importable(monkeypatch):
+    # The inner pytest must import this very harness, installed or not.
+    import conformance
+
+    root = str(Path(conformance.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+
+
+def run(pytester, mode, *extra):
+    impl = f"exec:{sys.executable} {FAKE} {mode}"
+    return pytester.runpytest_subprocess(
+        *plugin_args(), "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(pytester.path / "rep"),
+        "--case-timeout", "2", "-p", "no:cacheprovider", *extra, str(CORPUS),
+    )
+
+
+def test_every_case_is_an_item_named_by_its_id(pytester):
+    result = run(pytester, "good", "-v")
+    result.assert_outcomes(passed=6, skipped=1)
+    result.stdout.fnmatch_lines(["*basic.yaml::harness.matrix?provider=cpu? PASSED*"])
+    records = json.loads((pytester.path / "rep" / "results.json").read_text())["records"]
+    assert len(records) == 7
+
+
+def test_a_failure_shows_the_diff_and_a_rerun_command(pytester):
+    result = run(pytester, "invalid-result")
+    result.assert_outcomes(passed=5, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*invalid-result*", "*rerun: topoconf run --impl*--id*harness.matrix*"])
+
+
+def test_k_selects_cases_by_id(pytester):
+    result = run(pytester, "good", "-k", "two_providers or two-providers")
+    result.assert_outcomes(passed=1)
+
+
+def test_xdist_workers_merge_into_one_report(pytester):
+    pytest.importorskip("xdist")
+    result = run(pytester, "good", "-n", "2")
+    result.assert_outcomes(passed=6, skipped=1)
+    document = json.loads((pytester.path / "rep" / "results.json").read_text())
+    assert sorted(r["id"] for r in document["records"]) == sorted(set(r["id"] for r in document["records"]))
+    assert document["footer"]["total"] == 7
