@@ -1,0 +1,307 @@
+"""DeviceShare allocation on a node within a NUMA affinity: candidate devices
+(selector, exclusivity, VFs), topology-scoped choice, the default order by device
+score, joint allocation and GPU partitions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from . import annotations as ann
+from . import partitions, scoring, selectors
+from .args import Args
+from .device_requests import DeviceRequest
+from .devices import FULL, Device
+from .node import Node
+from .refusal import Refusal
+
+SCOPE_LEVEL = {"Node": 1, "NUMANode": 2, "PCIe": 3, "Device": 4}
+
+
+@dataclass(frozen=True)
+class Allocated:
+    minor: int
+    percent: int
+    vf: str | None = None
+    device: Device | None = None
+
+    def to_json(self) -> dict:
+        out = {"minor": self.minor, "percent": self.percent}
+        if self.vf is not None:
+            out["vf"] = self.vf
+        return out
+
+
+class Usage:
+    """What placed pods (and earlier types of this pod) hold."""
+
+    def __init__(self, node: Node):
+        self.used: dict[tuple[str, int], int] = {}
+        self.vfs: set[str] = set()
+        for pod in node.pods:
+            for dtype, items in pod.devices.items():
+                for item in items:
+                    key = (dtype, item["minor"])
+                    self.used[key] = self.used.get(key, 0) + item["percent"]
+                    if item.get("vf"):
+                        self.vfs.add(item["vf"])
+
+    def of(self, device: Device) -> int:
+        return self.used.get((device.type, device.minor), 0)
+
+    def free(self, device: Device) -> int:
+        return max(0, device.capacity - self.of(device))
+
+
+def _in_affinity(device: Device, affinity: set[int] | None) -> bool:
+    return affinity is None or device.numa is None or device.numa in affinity
+
+
+def _free_vf(device: Device, selector, usage: Usage) -> str | None:
+    for group in device.vf_groups:
+        if not selectors.matches(selector, group.labels):
+            continue
+        for vf in sorted(group.vfs, key=lambda v: v.bus_id):
+            if vf.bus_id not in usage.vfs:
+                return vf.bus_id
+    return None
+
+
+def candidates(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage) -> list[Device]:
+    hint = request.hint
+    of_type = [d for d in node.devices if d.type == request.type and d.healthy]
+    busy_pcie = {d.pcie for d in of_type if usage.of(d) > 0}
+    out = []
+    for d in of_type:
+        if not _in_affinity(d, affinity) or not selectors.matches(hint.selector, d.labels):
+            continue
+        if usage.free(d) < request.per_device:
+            continue
+        if hint.exclusive == "DeviceLevel" and usage.of(d) > 0:
+            continue
+        if hint.exclusive == "PCIeLevel" and d.pcie in busy_pcie:
+            continue
+        if hint.vf_selector is not None and _free_vf(d, hint.vf_selector, usage) is None:
+            continue
+        out.append(d)
+    return sorted(out, key=lambda d: d.minor)
+
+
+def device_score(args: Args, device: Device, usage: Usage, per_device: int) -> int:
+    s = args.device_scoring
+    formula = scoring.most_allocated if s.type == "MostAllocated" else scoring.least_allocated
+    return formula(usage.of(device) + per_device, device.capacity)
+
+
+@dataclass
+class _Scope:
+    level: int
+    devices: list[Device]
+    children: list["_Scope"]
+
+
+def _tree(devices: list[Device], with_device_level: bool) -> _Scope | None:
+    if any(d.numa is None or d.pcie is None for d in devices):
+        return None
+    numa_scopes = []
+    for n in sorted({d.numa for d in devices}):
+        in_numa = [d for d in devices if d.numa == n]
+        pcie_scopes = []
+        for p in sorted({d.pcie for d in in_numa}):
+            in_pcie = [d for d in in_numa if d.pcie == p]
+            leaves = [_Scope(4, [d], []) for d in in_pcie] if with_device_level else []
+            pcie_scopes.append(_Scope(3, in_pcie, leaves))
+        numa_scopes.append(_Scope(2, in_numa, pcie_scopes))
+    return _Scope(1, sorted(devices, key=lambda d: d.minor), numa_scopes)
+
+
+def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage, args: Args,
+              required_level: int, depth: int, not_empty: int):
+    """The deepest scope that can hold the request, preferring scopes already in use."""
+    if len(scope.devices) < request.count:
+        return None
+    depth += 1
+    if any(usage.of(d) > 0 for d in scope.devices):
+        not_empty += 1
+    best = None
+    for child in scope.children:
+        if len(child.devices) < request.count:
+            continue
+        r = _by_scope(child, request, ok, usage, args, required_level, depth, not_empty)
+        if r is None:
+            continue
+        if best is None or best[1] < r[1] or (best[1] == r[1] and best[2] < r[2]):
+            best = r
+        elif request.shared and best[1] == r[1] and best[2] == r[2] and best[3] < r[3]:
+            best = r
+    if best is not None:
+        return best
+    if required_level > scope.level:
+        return None
+    fitting = [d for d in sorted(scope.devices, key=lambda d: d.minor) if d.minor in ok]
+    if request.shared:
+        if not fitting:
+            return None
+        top = max(fitting, key=lambda d: (device_score(args, d, usage, request.per_device), -d.minor))
+        return [top], depth, not_empty, device_score(args, top, usage, request.per_device)
+    if len(fitting) < request.count:
+        return None
+    return fitting[:request.count], depth, not_empty, 0
+
+
+def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) -> list[Allocated]:
+    out = []
+    for d in chosen:
+        vf = _free_vf(d, request.hint.vf_selector, usage) if request.hint.vf_selector is not None else None
+        if vf is not None:
+            usage.vfs.add(vf)
+        usage.used[(d.type, d.minor)] = usage.of(d) + request.per_device
+        out.append(Allocated(d.minor, request.per_device, vf, d))
+    return out
+
+
+def _insufficient(request: DeviceRequest, affinity) -> Refusal:
+    if request.hint.vf_selector is not None:
+        return Refusal("InsufficientVirtualFunctions", f"Insufficient {request.type} VirtualFunctions", "Filter")
+    return Refusal("InsufficientDevices", f"Insufficient {request.type} devices", "Filter")
+
+
+def _partition_choice(node: Node, request: DeviceRequest, cands: list[Device], usage: Usage,
+                      spec: ann.GPUPartitionSpec | None) -> list[Device] | None:
+    """Partitions for a whole-GPU request; None when partitions do not apply."""
+    if request.type != "gpu" or request.shared:
+        return None
+    raw = node.device_annotations.get(ann.GPU_PARTITIONS)
+    if raw is not None:
+        table = partitions.parse_table(raw)
+        policy_label = node.device_labels.get(ann.LABEL_GPU_PARTITION_POLICY, "")
+    else:
+        table = partitions.hopper_table() if node.labels.get(ann.LABEL_GPU_MODEL) in partitions.HOPPER_MODELS else None
+        policy_label = node.labels.get(ann.LABEL_GPU_PARTITION_POLICY, "")
+    honor = spec is not None or policy_label == "Honor"
+    if table is None and not honor:
+        return None
+    free = {d.minor for d in cands if usage.of(d) == 0}
+    gpus = [d for d in node.devices if d.type == "gpu"]
+    unavailable = {d.minor for d in gpus if usage.of(d) > 0 or d.minor not in {c.minor for c in cands}}
+    try:
+        minors = partitions.choose(table, request.count, spec.policy if spec else "BestEffort",
+                                   spec.ring_bus_bandwidth if spec else None, free, unavailable)
+    except Refusal:
+        if honor:
+            raise
+        return None
+    by_minor = {d.minor: d for d in cands}
+    return [by_minor[m] for m in minors]
+
+
+def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage, args: Args,
+                  spec: ann.GPUPartitionSpec | None, only_pcie: str | None = None,
+                  prefer_pcie: set[str] | None = None) -> list[Allocated]:
+    cands = candidates(node, request, affinity, usage)
+    if only_pcie is not None:
+        cands = [d for d in cands if d.pcie == only_pcie]
+    scope = request.hint.scope
+    if scope == "Device" and request.count > 1:
+        raise Refusal("InsufficientTopologyScopedDevices",
+                      f"Insufficient Topology Scoped {request.type} Devices: scope Device holds one device", "Filter")
+    chosen = _partition_choice(node, request, cands, usage, spec) if only_pcie is None else None
+    if chosen is None and (scope or (request.type == "gpu" and prefer_pcie is None)):
+        in_reach = [d for d in node.devices if d.type == request.type and d.healthy
+                    and _in_affinity(d, affinity) and (only_pcie is None or d.pcie == only_pcie)]
+        tree = _tree(in_reach, scope == "Device")
+        if tree is None:
+            if scope:
+                raise Refusal("InsufficientTopologyScopedDevices", "node(s) missing GPU Device Topology Tree"
+                              if request.type == "gpu" else f"node(s) missing {request.type} Device Topology", "Filter")
+        elif not (request.shared and request.count > 1):
+            found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
+                              SCOPE_LEVEL.get(scope, 0), 0, 0)
+            if found is None:
+                if scope:
+                    raise Refusal("InsufficientTopologyScopedDevices",
+                                  f"Insufficient Topology Scoped {request.type} Devices", "Filter")
+                raise _insufficient(request, affinity)
+            chosen = found[0]
+    if chosen is None:
+        prefer = prefer_pcie or set()
+        ordered = sorted(cands, key=lambda d: (d.pcie not in prefer,
+                                               -device_score(args, d, usage, request.per_device), d.minor))
+        if prefer:
+            ordered = _round_robin(ordered, prefer)
+        if len(ordered) < request.count:
+            raise _insufficient(request, affinity)
+        chosen = ordered[:request.count]
+    return _with_vfs(chosen, request, usage)
+
+
+def _round_robin(ordered: list[Device], prefer: set[str]) -> list[Device]:
+    """Devices under the preferred PCIe switches first, one switch after another."""
+    buckets: dict[str, list[Device]] = {}
+    rest = []
+    for d in ordered:
+        if d.pcie in prefer:
+            buckets.setdefault(d.pcie, []).append(d)
+        else:
+            rest.append(d)
+    out = []
+    keys = sorted(buckets)
+    while any(buckets.values()):
+        for k in keys:
+            if buckets[k]:
+                out.append(buckets[k].pop(0))
+    return out + rest
+
+
+def _pcie_order(node: Node, types: Iterable[str], affinity: set[int] | None) -> list[str]:
+    seen: dict[str, tuple] = {}
+    for d in node.devices:
+        if d.type in types and d.pcie is not None and _in_affinity(d, affinity):
+            key = (d.numa is None, d.numa if d.numa is not None else 0, d.pcie)
+            seen[d.pcie] = min(seen.get(d.pcie, key), key)
+    return sorted(seen, key=lambda p: seen[p])
+
+
+def _copy(usage: Usage) -> Usage:
+    clone = Usage.__new__(Usage)
+    clone.used = dict(usage.used)
+    clone.vfs = set(usage.vfs)
+    return clone
+
+
+def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[int] | None, args: Args,
+                 joint: ann.JointAllocate | None, spec: ann.GPUPartitionSpec | None) -> dict[str, list[Allocated]]:
+    usage = Usage(node)
+    result: dict[str, list[Allocated]] = {}
+    joint_types = []
+    if joint is not None:
+        joint_types = [t for t in joint.device_types if t in requests and requests[t].count > 0
+                       and requests[t].hint.allocate_strategy != "ApplyForAll"]
+    if len(joint_types) >= 2:
+        primary = joint_types[0]
+        if not candidates(node, requests[primary], affinity, usage):
+            raise Refusal("InsufficientPrimaryDevice", "node(s) Insufficient primary device", "Filter")
+        if joint.scope == "SamePCIe":
+            done = None
+            for pcie in _pcie_order(node, joint_types, affinity):
+                trial = _copy(usage)
+                try:
+                    got = {t: allocate_type(node, requests[t], affinity, trial, args, spec, only_pcie=pcie)
+                           for t in joint_types}
+                except Refusal:
+                    continue
+                done, usage = got, trial
+                break
+            if done is None:
+                raise Refusal("JointAllocateViolation", "node(s) Device Joint-Allocate rules violation", "Filter")
+            result.update(done)
+        else:
+            result[primary] = allocate_type(node, requests[primary], affinity, usage, args, spec)
+            pcies = {a.device.pcie for a in result[primary]}
+            for t in joint_types[1:]:
+                result[t] = allocate_type(node, requests[t], affinity, usage, args, spec, prefer_pcie=pcies)
+    for t, request in requests.items():
+        if t in result:
+            continue
+        result[t] = allocate_type(node, request, affinity, usage, args, spec)
+    return {t: result[t] for t in requests}

@@ -1,0 +1,65 @@
+"""DeviceShare as a hint provider, its Allocate, and its node score."""
+
+from __future__ import annotations
+
+from . import bitmask, scoring
+from .args import Args
+from .device_allocation import Allocated, Usage, allocate_all
+from .device_requests import DeviceRequest
+from .hints import Hint
+from .node import Node
+from .policy import Resolution
+from .refusal import Refusal
+
+BEST_LAYOUT_SCORE = 500
+
+
+def _gpu_minors(allocation: dict[str, list[Allocated]]) -> tuple[int, ...]:
+    return tuple(sorted(a.minor for a in allocation.get("gpu", [])))
+
+
+def allocate(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args,
+             affinity: int | None) -> dict[str, list[Allocated]]:
+    nodes = None if affinity is None else set(bitmask.ids(affinity))
+    return allocate_all(node, requests, nodes, args, res.joint, res.partition_spec)
+
+
+def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args) -> dict[str, list[Hint]] | None:
+    """One identical hint list per requested device type; None when DeviceShare has
+    no opinion (no device request, or alignment disabled). A failure with every NUMA
+    node is the provider's failure."""
+    if not requests or args.disable_device_numa_alignment:
+        return None
+    numa_ids = sorted({d.numa for d in node.devices if d.numa is not None})
+    full = allocate(node, requests, res, args, bitmask.from_ids(numa_ids) if numa_ids else None)
+    best = _gpu_minors(full)
+    feasible: list[tuple[int, int]] = []
+    for mask in bitmask.iterate(numa_ids):
+        members = set(bitmask.ids(mask))
+        if any(sum(1 for d in node.devices if d.type == t and (d.numa is None or d.numa in members)) < r.count
+               for t, r in requests.items()):
+            continue
+        try:
+            got = allocate(node, requests, res, args, mask)
+        except Refusal:
+            continue
+        feasible.append((mask, BEST_LAYOUT_SCORE if _gpu_minors(got) == best else 0))
+    narrowest = min((bitmask.count(m) for m, _ in feasible), default=0)
+    shared = [Hint(m, bitmask.count(m) == narrowest, s) for m, s in feasible]
+    return {t: list(shared) for t in requests}
+
+
+def node_score(node: Node, requests: dict[str, DeviceRequest], args: Args) -> int:
+    usage = Usage(node)
+    weights = dict(args.device_scoring.weights)
+    resource_of = {"gpu": "koordinator.sh/gpu-memory-ratio", "rdma": "koordinator.sh/rdma", "fpga": "koordinator.sh/fpga"}
+    total = 0
+    for t, r in requests.items():
+        if weights.get(resource_of[t], 0) == 0:
+            continue
+        devices = [d for d in node.devices if d.type == t]
+        capacity = sum(d.capacity for d in devices)
+        used = sum(usage.of(d) for d in devices if d.healthy)
+        formula = scoring.most_allocated if args.device_scoring.type == "MostAllocated" else scoring.least_allocated
+        total += formula(used + r.per_device * r.count, capacity)
+    return total

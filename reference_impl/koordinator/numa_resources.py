@@ -1,0 +1,157 @@
+"""NodeNUMAResource as a hint provider: NUMA availability, the split of a pod's
+cpu / memory over a NUMA affinity, its CPU set, and the hints it proposes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import bitmask, scoring
+from .args import Args
+from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
+from .hints import Hint
+from .node import Node
+from .policy import Resolution
+from .pod import Pod
+from .refusal import Refusal
+
+
+@dataclass
+class NUMAAllocation:
+    numa: dict[int, dict[str, int]]     # NUMA id -> resource -> amount
+    cpuset: list[int] | None
+
+
+def pod_numa_requests(node: Node, pod: Pod) -> dict[str, int]:
+    """The pod's requests for resources the NUMA zones account (cpu in millicores)."""
+    names = {r for res in node.numa_capacity.values() for r in res}
+    out = {}
+    for r in sorted(names):
+        if r not in pod.requests or pod.requests[r] == 0:
+            continue
+        out[r] = pod.milli_cpu() if r == "cpu" else pod.request_int(r)
+    return out
+
+
+def available_numa(node: Node, res: Resolution) -> dict[int, dict[str, int]]:
+    available = node.numa_available()
+    if res.bind_required and res.request_bind and node.cpu_topology is not None:
+        # A required policy can only use whole free cores (FullPCPUs) or one CPU per core.
+        free = filter_by_required(res.bind_policy, node.available_cpus(), node.cpu_topology)
+        for n, amounts in available.items():
+            if amounts.get("cpu", 0) == 0:
+                continue
+            usable = 1000 * len(free & node.cpu_topology.in_nodes([n]))
+            if usable < amounts["cpu"]:
+                amounts["cpu"] = usable
+    return available
+
+
+def _split_share(resource: str, remaining: int, parts: int, res: Resolution, cpus_per_core: int) -> int:
+    if resource != "cpu" or not res.request_bind:
+        return remaining // parts
+    whole = remaining // 1000
+    if res.bind_required and res.bind_policy == "FullPCPUs" and cpus_per_core:
+        return (whole // cpus_per_core // parts) * cpus_per_core * 1000
+    return (whole // parts) * 1000
+
+
+def split_by_affinity(node: Node, requests: dict[str, int], affinity: int, res: Resolution,
+                      available: dict[int, dict[str, int]]) -> dict[int, dict[str, int]]:
+    nodes = bitmask.ids(affinity)
+    per_core = node.cpu_topology.cpus_per_core() if node.cpu_topology else 1
+    result: dict[int, dict[str, int]] = {}
+    missing = []
+    for r, amount in requests.items():
+        ordered = sorted(nodes, key=lambda n: (available.get(n, {}).get(r, 0), n))
+        remaining = amount
+        for i, n in enumerate(ordered):
+            share = _split_share(r, remaining, len(ordered) - i, res, per_core)
+            got = min(available.get(n, {}).get(r, 0), share)
+            if got > 0:
+                result.setdefault(n, {})[r] = got
+                remaining -= got
+        if remaining > 0:
+            missing.append(r)
+    if missing:
+        raise Refusal("InsufficientNUMAResources", "; ".join(f"Insufficient NUMA {r}" for r in missing), "Filter")
+    return dict(sorted(result.items()))
+
+
+def allocate_cpuset(node: Node, pod: Pod, res: Resolution, numa: dict[int, dict[str, int]]) -> list[int]:
+    topo = node.cpu_topology
+    need = pod.milli_cpu() // 1000
+    available = node.available_cpus()
+    if res.bind_required:
+        available = filter_by_required(res.bind_policy, available, topo)
+    if len(available) < need:
+        raise Refusal("InsufficientCPUs", "not enough cpus available to satisfy request", "Filter")
+    held = node.allocated_cpus()
+    result: list[int] = []
+    try:
+        if numa:
+            for n in sorted(numa):
+                in_node = available & topo.in_nodes([n])
+                count = min(len(in_node), numa[n].get("cpu", 0) // 1000)
+                result += take_cpus(topo, in_node, held, count, res.bind_policy, res.cpu_exclusive, res.cpu_strategy)
+            if len(result) != need:
+                raise Refusal("InsufficientCPUs", "not enough cpus available to satisfy request", "Filter")
+        else:
+            result = take_cpus(topo, available, held, need, res.bind_policy, res.cpu_exclusive, res.cpu_strategy)
+    except CPUAllocationError as exc:
+        raise Refusal("InsufficientCPUs", str(exc), "Filter") from None
+    if res.bind_required and not satisfies_required(res.bind_policy, result, topo):
+        raise Refusal("InsufficientCPUs", f"insufficient CPUs to satisfy required cpu bind policy {res.bind_policy}",
+                      "Filter")
+    return sorted(result)
+
+
+def allocate(node: Node, pod: Pod, res: Resolution, affinity: int | None) -> NUMAAllocation:
+    """NodeNUMAResource's Allocate for a chosen hint (None: not NUMA-bound)."""
+    numa: dict[int, dict[str, int]] = {}
+    requests = pod_numa_requests(node, pod)
+    if affinity is not None and node.has_numa_topology() and requests:
+        numa = split_by_affinity(node, requests, affinity, res, available_numa(node, res))
+    cpuset = allocate_cpuset(node, pod, res, numa) if res.request_bind else None
+    return NUMAAllocation(numa, cpuset)
+
+
+def numa_score(node: Node, args: Args, mask: int, pod_requests: dict[str, int],
+               available: dict[int, dict[str, int]]) -> int:
+    total: dict[str, int] = {}
+    free: dict[str, int] = {}
+    for n in bitmask.ids(mask):
+        for r, v in node.numa_capacity.get(n, {}).items():
+            total[r] = total.get(r, 0) + v
+        for r, v in available.get(n, {}).items():
+            free[r] = free.get(r, 0) + v
+    requested = {r: max(0, total[r] - free.get(r, 0)) for r in total}
+    s = args.numa_scoring
+    return scoring.score(s.type, s.weights, requested, total, pod_requests)
+
+
+def hints(node: Node, pod: Pod, res: Resolution, args: Args) -> dict[str, list[Hint]] | None:
+    """One hint list per requested NUMA resource, or None when the pod requests none."""
+    requests = pod_numa_requests(node, pod)
+    if not requests:
+        return {}
+    available = available_numa(node, res)
+    lacking = {r: {n for n, a in available.items() if a.get(r, 0) == 0} for r in requests}
+    names = [r for r in requests if any(r in cap for cap in node.numa_capacity.values())]
+    found: dict[str, list[tuple[int, int]]] = {r: [] for r in names}
+    for mask in bitmask.iterate(node.numa_ids):
+        score = numa_score(node, args, mask, requests, available)
+        try:
+            allocate(node, pod, res, mask)
+        except Refusal:
+            continue
+        nodes = set(bitmask.ids(mask))
+        if any(nodes & lacking[r] for r in names):
+            continue
+        for r in names:
+            found[r].append((mask, score))
+    out: dict[str, list[Hint]] = {}
+    for r in names:
+        widths = [bitmask.count(m) for m, _ in found[r]]
+        target = (max(widths) if res.distribute_evenly else min(widths)) if widths else 0
+        out[r] = [Hint(m, bitmask.count(m) == target or res.policy == "Restricted", s) for m, s in found[r]]
+    return out

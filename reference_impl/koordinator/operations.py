@@ -1,0 +1,263 @@
+"""The Koordinator operations of the conformance protocol (see
+docs/operations/koordinator.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InvalidInput
+from . import bitmask, cpulist, merge as merge_mod, numa_resources, topology
+from .args import parse_args
+from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
+from .device_requests import on_node, parse_requests
+from .deviceshare import node_score as device_node_score
+from .hints import Hint
+from .node import parse_node
+from .pipeline import decide, mask_key
+from .pod import parse_pod
+from .policy import Resolution, filter_policies, pre_filter
+from .refusal import Refusal
+from . import scoring
+
+
+def _mapping(input_: Any) -> Mapping:
+    if not isinstance(input_, Mapping):
+        raise InvalidInput("", "the input must be a mapping")
+    return input_
+
+
+def op_resolve(input_: Mapping) -> dict:
+    input_ = _mapping(input_)
+    node = parse_node(input_.get("node") or {})
+    pod = parse_pod(input_.get("pod") or {})
+    args = parse_args(input_.get("args"))
+    res = Resolution()
+    out: dict = {"accepted": True, "reason": None, "message": None}
+    try:
+        pre_filter(pod, args, res)
+        filter_policies(node, pod, args, res)
+    except Refusal as exc:
+        out.update(accepted=False, reason=exc.reason, message=exc.message)
+    out.update(res.to_json())
+    return out
+
+
+def _hint(spec, where: str) -> Hint:
+    if not isinstance(spec, Mapping):
+        raise InvalidInput(where, "expected a hint mapping")
+    affinity = spec.get("affinity")
+    if affinity is not None:
+        if not isinstance(affinity, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in affinity):
+            raise InvalidInput(where + "/affinity", "expected a list of NUMA ids or null")
+        affinity = bitmask.from_ids(affinity)
+    return Hint(affinity, bool(spec.get("preferred", False)), int(spec.get("score", 0)),
+                bool(spec.get("unsatisfied", False)))
+
+
+def op_merge(input_: Mapping) -> dict:
+    input_ = _mapping(input_)
+    policy = input_.get("policy", "")
+    policy = "None" if policy in ("", None) else policy
+    if policy not in merge_mod.POLICIES:
+        raise InvalidInput("policy", f"unknown policy {policy!r}")
+    numa_nodes = input_.get("numaNodes")
+    if not isinstance(numa_nodes, list) or not numa_nodes:
+        raise InvalidInput("numaNodes", "expected a non-empty list of NUMA ids")
+    exclusive = input_.get("singleNUMANodeExclusive") or None
+    statuses = {int(k): v for k, v in (input_.get("numaNodeStatus") or {}).items()}
+    providers = []
+    for i, p in enumerate(input_.get("providers") or []):
+        if p is None:
+            providers.append(None)
+            continue
+        if not isinstance(p, Mapping):
+            raise InvalidInput(f"providers/{i}", "expected a mapping or null")
+        providers.append({r: None if hl is None else [_hint(h, f"providers/{i}/{r}/{j}") for j, h in enumerate(hl)]
+                          for r, hl in p.items()})
+    outcome = merge_mod.merge(policy, numa_nodes, providers, exclusive, statuses)
+    h = outcome.hint
+    return {
+        "affinity": None if h.affinity is None else bitmask.ids(h.affinity),
+        "preferred": h.preferred,
+        "unsatisfied": h.unsatisfied,
+        "score": h.score,
+        "admit": outcome.admit,
+        "reason": merge_mod.refusal_reason(outcome, policy, numa_nodes, providers, exclusive, statuses),
+        "reasons": list(outcome.reasons),
+    }
+
+
+def op_filter(input_: Mapping) -> dict:
+    input_ = _mapping(input_)
+    node = parse_node(input_.get("node") or {})
+    pod = parse_pod(input_.get("pod") or {})
+    args = parse_args(input_.get("args"))
+    return decide(node, pod, args).to_json()
+
+
+def _node_level(node, pod, decision, args) -> int:
+    s = args.scoring
+    pod_req = {"cpu": pod.milli_cpu(), "memory": pod.request_int("memory")}
+    for name, _ in s.weights:
+        if name not in pod_req and name in pod.requests:
+            pod_req[name] = pod.request_int(name)
+    if decision.numa:
+        capacity: dict[str, int] = {}
+        requested: dict[str, int] = {}
+        allocated = node.numa_allocated()
+        for n in decision.numa:
+            for r, v in node.numa_capacity.get(n, {}).items():
+                capacity[r] = capacity.get(r, 0) + v
+            for r, v in allocated.get(n, {}).items():
+                requested[r] = requested.get(r, 0) + v
+    else:
+        if node.allocatable is not None:
+            capacity = dict(node.allocatable)
+        else:
+            capacity = {}
+            for res in node.numa_capacity.values():
+                for r, v in res.items():
+                    capacity[r] = capacity.get(r, 0) + v
+        requested = {}
+        for p in node.pods:
+            for r, v in p.requests.items():
+                requested[r] = requested.get(r, 0) + v
+    return scoring.score(s.type, s.weights, requested, capacity, pod_req)
+
+
+def op_score(input_: Mapping) -> dict:
+    input_ = _mapping(input_)
+    nodes_spec = input_.get("nodes")
+    if not isinstance(nodes_spec, list) or not nodes_spec:
+        raise InvalidInput("nodes", "expected a non-empty list of nodes")
+    pod = parse_pod(input_.get("pod") or {})
+    args = parse_args(input_.get("args"))
+    rows = []
+    for i, spec in enumerate(nodes_spec):
+        node = parse_node(spec, f"nodes/{i}")
+        decision = decide(node, pod, args)
+        row = {"name": node.name, "fits": decision.fits, "reason": decision.reason,
+               "score": 0, "numaScores": {}, "deviceScore": 0}
+        if decision.fits:
+            row["score"] = _node_level(node, pod, decision, args)
+            pod_numa = numa_resources.pod_numa_requests(node, pod)
+            available = numa_resources.available_numa(node, decision.resolution)
+            row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)
+                                 for m in bitmask.iterate(node.numa_ids)}
+            try:
+                requests = on_node(node, parse_requests(pod, decision.resolution.device_hints),
+                                   decision.resolution.device_hints)
+            except Refusal:
+                requests = {}
+            row["deviceScore"] = device_node_score(node, requests, args)
+        rows.append(row)
+    top = max((r["deviceScore"] for r in rows if r["fits"]), default=0)
+    for r in rows:
+        r["normalizedDeviceScore"] = r["deviceScore"] * 100 // top if top and r["fits"] else 0
+        r["total"] = r["score"] + r["normalizedDeviceScore"]
+    best = None
+    for r in rows:
+        if r["fits"] and (best is None or r["total"] > best["total"]):
+            best = r
+    return {"nodes": rows, "best": best["name"] if best else None}
+
+
+def op_cpuset(input_: Mapping) -> dict:
+    input_ = _mapping(input_)
+    topo = topology.build(input_.get("cpuTopology"))
+    if topo is None:
+        raise InvalidInput("cpuTopology", "required")
+    try:
+        reserved = set(cpulist.parse(input_.get("reservedCPUs")))
+        held: dict[int, str] = {}
+        for i, a in enumerate(input_.get("allocated") or []):
+            for c in cpulist.parse(a.get("cpuset")):
+                held[c] = a.get("cpuExclusivePolicy") or "None"
+    except cpulist.CPUListError as exc:
+        raise InvalidInput("allocated", str(exc)) from None
+    need = input_.get("need")
+    if not isinstance(need, int) or isinstance(need, bool) or need < 0:
+        raise InvalidInput("need", "expected a non-negative integer")
+    policy = input_.get("cpuBindPolicy", "Default")
+    required = bool(input_.get("required", False))
+    available = set(topo.cpus) - set(held) - reserved
+    if input_.get("numaNodes") is not None:
+        available &= topo.in_nodes(input_["numaNodes"])
+    if required:
+        available = filter_by_required(policy, available, topo)
+    strategy = input_.get("numaAllocateStrategy", "MostAllocated")
+    strategy = "MostAllocated" if strategy == "MostAllocated" else "LeastAllocated"
+    try:
+        if len(available) < need:
+            raise CPUAllocationError("not enough cpus available to satisfy request")
+        cpus = take_cpus(topo, available, held, need, policy, input_.get("cpuExclusivePolicy", "None"), strategy)
+        if required and not satisfies_required(policy, cpus, topo):
+            raise CPUAllocationError(f"insufficient CPUs to satisfy required cpu bind policy {policy}")
+    except CPUAllocationError as exc:
+        return {"allocated": False, "reason": "InsufficientCPUs", "message": str(exc)}
+    return {"allocated": True, "cpuset": cpus, "cpusetString": cpulist.render(cpus)}
+
+
+OPERATIONS = {
+    "resolve": op_resolve,
+    "merge": op_merge,
+    "filter": op_filter,
+    "score": op_score,
+    "cpuset": op_cpuset,
+}
+
+FEATURES: tuple[str, ...] = (
+    "koordinator.merge",
+    "koordinator.policy.none",
+    "koordinator.policy.best-effort",
+    "koordinator.policy.restricted",
+    "koordinator.policy.single-numa-node",
+    "koordinator.policy.resolution",
+    "koordinator.exclusive.single-numa-node",
+    "koordinator.numa.strategy.most-allocated",
+    "koordinator.numa.strategy.least-allocated",
+    "koordinator.numa.strategy.distribute-evenly",
+    "koordinator.numa.strategy.precedence",
+    "koordinator.numa.resources",
+    "koordinator.cpubind.default",
+    "koordinator.cpubind.full-pcpus",
+    "koordinator.cpubind.spread-by-pcpus",
+    "koordinator.cpubind.constrained-burst",
+    "koordinator.cpubind.required",
+    "koordinator.cpubind.node-policy",
+    "koordinator.cpubind.eligibility",
+    "koordinator.cpuexclusive.pcpu-level",
+    "koordinator.cpuexclusive.numa-node-level",
+    "koordinator.cpuset.selection",
+    "koordinator.score.node.most-allocated",
+    "koordinator.score.node.least-allocated",
+    "koordinator.score.node.balanced-allocation",
+    "koordinator.score.numa.most-allocated",
+    "koordinator.score.numa.least-allocated",
+    "koordinator.score.numa.balanced-allocation",
+    "koordinator.score.weights",
+    "koordinator.deviceshare.topology",
+    "koordinator.deviceshare.hints",
+    "koordinator.deviceshare.selector",
+    "koordinator.deviceshare.vf-selector",
+    "koordinator.deviceshare.allocate-strategy.apply-for-all",
+    "koordinator.deviceshare.allocate-strategy.requests-as-count",
+    "koordinator.deviceshare.scope.device",
+    "koordinator.deviceshare.scope.pcie",
+    "koordinator.deviceshare.scope.numa-node",
+    "koordinator.deviceshare.scope.node",
+    "koordinator.deviceshare.exclusive.device-level",
+    "koordinator.deviceshare.exclusive.pcie-level",
+    "koordinator.deviceshare.joint-allocate",
+    "koordinator.deviceshare.gpu-partition",
+    "koordinator.deviceshare.gpu-partition.restricted",
+    "koordinator.deviceshare.gpu-partition.best-effort",
+    "koordinator.deviceshare.gpu-partition.ring-bus-bandwidth",
+    "koordinator.deviceshare.gpu-partition.node-policy",
+    "koordinator.deviceshare.disable-numa-alignment",
+    "koordinator.deviceshare.score.most-allocated",
+    "koordinator.deviceshare.score.least-allocated",
+    "koordinator.validation.annotations",
+    "koordinator.validation.labels",
+)

@@ -1,0 +1,125 @@
+"""One pod on one node: PreFilter, Filter and the allocation Reserve makes, with
+the topology manager's merge between NodeNUMAResource and DeviceShare."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import bitmask, cpulist, deviceshare, numa_resources
+from . import policy as policy_mod
+from .args import Args
+from .device_allocation import Allocated
+from .device_requests import on_node, parse_requests
+from .hints import Hint
+from .merge import merge, refusal_reason
+from .node import Node
+from .pod import Pod
+from .refusal import Refusal
+
+
+@dataclass
+class Decision:
+    fits: bool = True
+    reason: str | None = None
+    message: str | None = None
+    stage: str | None = None
+    resolution: policy_mod.Resolution = field(default_factory=policy_mod.Resolution)
+    statuses: dict[int, str] = field(default_factory=dict)
+    hints: dict[str, list[Hint]] = field(default_factory=dict)
+    hint: Hint | None = None
+    numa: dict[int, dict[str, int]] = field(default_factory=dict)
+    cpuset: list[int] | None = None
+    devices: dict[str, list[Allocated]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        r = self.resolution
+        return {
+            "fits": self.fits,
+            "reason": self.reason,
+            "message": self.message,
+            "stage": self.stage,
+            "policy": {
+                "numaTopologyPolicy": None if r.numa_policy is None else r.policy,
+                "singleNUMANodeExclusive": r.exclusive,
+                "numaAllocateStrategy": r.strategy,
+                "distributeEvenly": r.distribute_evenly,
+                "cpuBindPolicy": r.bind_policy,
+                "cpuBindRequired": r.bind_required,
+                "cpuExclusivePolicy": r.cpu_exclusive,
+            },
+            "numaNodeStatus": {str(k): v for k, v in sorted(self.statuses.items())},
+            "hints": {k: [h.to_json() for h in v] for k, v in self.hints.items()},
+            "hint": None if self.hint is None else self.hint.to_json(),
+            "cpuset": self.cpuset,
+            "cpusetString": None if self.cpuset is None else cpulist.render(self.cpuset),
+            "numaResources": {str(n): dict(res) for n, res in sorted(self.numa.items())},
+            "devices": {t: [a.to_json() for a in items] for t, items in self.devices.items()},
+        }
+
+
+def _has_requests(pod: Pod) -> bool:
+    return any(v != 0 for v in pod.requests.values())
+
+
+def decide(node: Node, pod: Pod, args: Args) -> Decision:
+    d = Decision()
+    d.statuses = node.numa_status()
+    stage = "PreFilter"
+    try:
+        policy_mod.pre_filter(pod, args, d.resolution)
+        parsed = parse_requests(pod, d.resolution.device_hints)
+        if not _has_requests(pod):
+            # PreFilter skips a pod that requests nothing; nothing on the node can refuse it.
+            try:
+                policy_mod.filter_policies(node, pod, args, d.resolution)
+            except Refusal:
+                pass
+            return d
+        stage = "Filter"
+        res = d.resolution
+        policy_mod.filter_policies(node, pod, args, res)
+        if res.policy != "None" and not node.has_numa_topology():
+            raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources", "Filter")
+        policy_mod.check_cpu_request(node, pod, res)
+        requests = on_node(node, parsed, res.device_hints)
+        affinity: int | None = None
+        if res.policy == "None":
+            if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
+                own = numa_resources.hints(node, pod, res, args)
+                d.hints = dict(own)
+                chosen = merge("BestEffort", node.numa_ids, [own])
+                d.hint = chosen.hint
+                affinity = chosen.hint.affinity
+        else:
+            if res.policy == "BestEffort":
+                stage = "Reserve"
+            numa_hints = numa_resources.hints(node, pod, res, args)
+            try:
+                device_hints = deviceshare.hints(node, requests, res, args)
+            except Refusal as exc:
+                raise Refusal(exc.reason, exc.message, stage) from None
+            providers = [numa_hints, device_hints]
+            d.hints = {**(numa_hints or {}), **(device_hints or {})}
+            outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
+            d.hint = outcome.hint
+            if not outcome.admit:
+                reason = refusal_reason(outcome, res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
+                raise Refusal(reason, "; ".join(outcome.reasons), stage)
+            affinity = outcome.hint.affinity
+        stage = "Filter" if res.policy in ("Restricted", "SingleNUMANode") else "Reserve"
+        if res.policy == "None" and res.request_bind and res.bind_required:
+            stage = "Filter"
+        allocation = numa_resources.allocate(node, pod, res, affinity)
+        d.numa, d.cpuset = allocation.numa, allocation.cpuset
+        if requests:
+            d.devices = deviceshare.allocate(node, requests, res, args, affinity)
+        return d
+    except Refusal as exc:
+        d.fits, d.reason, d.message = False, exc.reason, exc.message
+        d.stage = exc.stage if exc.stage == "PreFilter" else (stage if stage != "PreFilter" else exc.stage)
+        d.numa, d.cpuset, d.devices = {}, None, {}
+        return d
+
+
+def mask_key(mask: int) -> str:
+    return ",".join(str(i) for i in bitmask.ids(mask))
