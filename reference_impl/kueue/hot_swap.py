@@ -1,0 +1,456 @@
+"""Node hot swap over a timeline of events (spec "Hot swap support" and its
+feature-gate matrix; upstream `pkg/controller/tas/node_controller.go` and the
+scheduler's second pass).
+
+The node controller's judgement is evaluated after every event and timer for
+every node of the assignment; a node is marked when it turns failed. Once every
+event and timer of an instant has been handled, the scheduler's second pass
+looks for a replacement of the first unhealthy node."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from reference_impl.errors import InvalidInput
+
+from . import gates as g
+from . import objects, topology
+from .annotations import IS_GROUP_WORKLOAD
+from .inputs import Refused, parse_common, parse_pod_sets
+from .objects import HOSTNAME, Assignment, Condition, Node, Taint
+from .placement import NotFit
+from .replacement import find_replacement
+from .resources import add
+from .topology import usage_per_leaf
+from .workload import to_requests
+
+NODE_FAILURE_DELAY = 30.0
+POD_STATES = ("Running", "Pending", "Gated", "Terminating", "Terminated")
+PROGRESSING = ("Running", "Pending")
+SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
+
+EVENT_TYPES = ("NodeNotReady", "NodeReady", "NodeReadyConditionRemoved", "NodeDeleted", "NodeAdded",
+               "NodeTainted", "NodeUntainted", "NodeCordoned", "NodeUncordoned", "PodsRunning",
+               "PodsTerminating", "PodsTerminated", "Wait")
+
+
+@dataclass
+class Cluster:
+    nodes: dict[str, Node]                       # present nodes, in input order
+    taint_added: dict[tuple[str, Taint], float] = field(default_factory=dict)
+
+
+@dataclass
+class SwapState:
+    assignments: dict[str, Assignment]
+    pod_states: dict[str, str]
+    unhealthy: list[str] = field(default_factory=list)
+    failed: dict[str, bool] = field(default_factory=dict)     # last judgement per node
+    evicted: bool = False
+    requeued: bool | None = None
+    eviction: dict | None = None
+    attempted: bool = False
+
+
+def _hostname_assignment(raw, levels, field_: str) -> Assignment:
+    parsed = objects.parse_assignment(raw, field_)
+    if parsed.levels and parsed.levels[-1] != HOSTNAME:
+        raise InvalidInput(f"{field_}.levels", "the lowest assignment level must be kubernetes.io/hostname")
+    return Assignment(levels=(HOSTNAME,), domains=[((v[-1],), c) for v, c in parsed.domains])
+
+
+def _event_node(event, i) -> str:
+    if not isinstance(event.get("node"), str):
+        raise InvalidInput(f"events[{i}].node", "required")
+    return event["node"]
+
+
+class Simulation:
+    def __init__(self, input_: Mapping):
+        self.common = parse_common(input_)
+        if self.common.topology.levels[-1] != HOSTNAME:
+            raise InvalidInput("topology", "hot swap needs kubernetes.io/hostname as the lowest level")
+        gates = self.common.gates
+        self.gates = gates
+        self.fnr = gates.enabled(g.FAILED_NODE_REPLACEMENT)
+        self.rno = gates.enabled(g.REPLACE_ON_POD_TERMINATION)
+        self.ft = gates.enabled(g.FIXED_TIME)
+        self.tt = gates.enabled(g.NODE_TAINTS)
+        self.fail_fast = gates.enabled(g.FAIL_FAST)
+        self.skip_pod_owned = gates.enabled(g.SKIP_POD_OWNED)
+        self.eviction_controller = input_.get("taintEvictionController", True)
+        wl = input_.get("workload")
+        if not isinstance(wl, Mapping):
+            raise InvalidInput("workload", "required mapping")
+        self.pod_sets = parse_pod_sets(wl.get("podSets"), "workload.podSets")
+        self.requests = {r.name: r for r in to_requests(self.pod_sets, gates)}
+        owners = wl.get("owners") or []
+        annotations = wl.get("annotations") or {}
+        self.pod_owned = (len(owners) == 1 and (owners[0] or {}).get("kind") == "Pod"
+                          and (owners[0] or {}).get("apiVersion", "v1") == "v1"
+                          and annotations.get(IS_GROUP_WORKLOAD) != "true")
+        assignments = {}
+        for i, raw in enumerate(wl.get("podSets")):
+            if raw.get("topologyAssignment") is None:
+                continue
+            assignments[raw["name"]] = _hostname_assignment(raw["topologyAssignment"], None,
+                                                            f"workload.podSets[{i}].topologyAssignment")
+        pod_states = {}
+        for assignment in assignments.values():
+            for (host,), _ in assignment.domains:
+                pod_states[host] = "Running"
+        for host, state in (wl.get("podStates") or {}).items():
+            if state not in POD_STATES:
+                raise InvalidInput(f"workload.podStates.{host}", f"one of {', '.join(POD_STATES)}")
+            pod_states[host] = state
+        self.state = SwapState(assignments=assignments, pod_states=pod_states,
+                               unhealthy=list(wl.get("unhealthyNodes") or []))
+        self.cluster = Cluster(nodes={n.name: n for n in self.common.nodes})
+        for node in self.common.nodes:
+            for taint in node.taints:
+                self.cluster.taint_added[(node.name, taint)] = 0.0
+        self.now = 0.0
+        self.actions: list[dict] = []
+        self.fired: set = set()
+
+    # -- the pieces of state the node controller looks at ------------------
+
+    def assigned_nodes(self) -> list[str]:
+        seen = []
+        for ps in self.pod_sets:
+            a = self.state.assignments.get(ps.name)
+            for (host,), _ in (a.domains if a else []):
+                if host not in seen:
+                    seen.append(host)
+        return seen
+
+    def pod_sets_on(self, host: str):
+        return [ps for ps in self.pod_sets
+                if ps.name in self.state.assignments
+                and any(v[-1] == host for v, _ in self.state.assignments[ps.name].domains)]
+
+    def effective_tolerations(self, ps) -> list:
+        return list(ps.tolerations) + list(self.common.flavor.tolerations)
+
+    def progressing(self, host: str) -> bool:
+        return self.pod_states.get(host) in PROGRESSING
+
+    @property
+    def pod_states(self):
+        return self.state.pod_states
+
+    def classify(self, node: Node, host: str) -> tuple[bool, bool]:
+        """(some taint untolerated, some taint tolerated only temporarily)"""
+        untolerated = temporary = False
+        for taint in node.taints:
+            if taint.effect not in SCHEDULING_EFFECTS:
+                continue
+            tolerated_all = True
+            permanent_all = True
+            for ps in self.pod_sets_on(host):
+                tolerations = self.effective_tolerations(ps)
+                if not any(t.tolerates(taint) for t in tolerations):
+                    tolerated_all = False
+                    break
+                if not any(t.tolerates(taint) for t in tolerations if t.toleration_seconds is None):
+                    permanent_all = False
+            if not tolerated_all:
+                untolerated = True
+            elif not permanent_all:
+                temporary = True
+        return untolerated, temporary
+
+    def judge(self, host: str):
+        """'failed' with a trigger, 'healthy', or None (no change)."""
+        node = self.cluster.nodes.get(host)
+        if node is None:
+            return "failed", "NodeDeleted"
+        condition = node.ready_condition()
+        if condition is None:
+            return "failed", "NoReadyCondition"
+        if condition.status != "True":
+            expired = self.now - condition.last_transition >= NODE_FAILURE_DELAY
+            if expired and (self.ft or not self.rno):
+                return "failed", "NotReadyTimeout"
+            if self.rno:
+                return ("healthy", None) if self.progressing(host) else ("failed", "PodsNotRunning")
+            return None, None
+        if not self.tt or not any(t.effect in SCHEDULING_EFFECTS for t in node.taints):
+            return "healthy", None
+        untolerated, temporary = self.classify(node, host)
+        if untolerated:
+            if not self.rno or not self.progressing(host):
+                return "failed", "UntoleratedTaint"
+            return "healthy", None
+        if temporary:
+            return ("healthy", None) if self.progressing(host) else ("failed", "UntoleratedTaint")
+        return "healthy", None
+
+    # -- the node controller ---------------------------------------------
+
+    def act(self, **action) -> None:
+        self.actions.append({"at": _num(self.now), **action})
+
+    def evict(self, reason: str, message: str) -> None:
+        self.state.evicted = True
+        self.state.requeued = not (self.skip_pod_owned and self.pod_owned)
+        self.state.eviction = {"reason": reason, "message": message}
+        self.state.unhealthy = []
+        self.act(type="Evicted", reason=reason, message=message)
+
+    def reconcile(self) -> None:
+        if self.state.evicted or not self.fnr:
+            return
+        for host in self.assigned_nodes() + [h for h in self.state.unhealthy if h not in self.assigned_nodes()]:
+            if self.state.evicted:
+                return
+            verdict, trigger = self.judge(host)
+            if verdict is None:
+                continue
+            was_failed = self.state.failed.get(host, False)
+            self.state.failed[host] = verdict == "failed"
+            if verdict == "failed" and not was_failed:
+                if self.state.unhealthy and host not in self.state.unhealthy:
+                    names = ", ".join(self.state.unhealthy + [host])
+                    self.act(type="NodeFailed", node=host, trigger=trigger)
+                    self.evict("NodeFailures",
+                               f"Workload eviction triggered due to multiple TAS assigned node failures, including: {names}")
+                    return
+                if host not in self.state.unhealthy:
+                    self.state.unhealthy.append(host)
+                self.act(type="NodeFailed", node=host, trigger=trigger)
+            elif verdict == "healthy" and host in self.state.unhealthy:
+                self.state.unhealthy.remove(host)
+                self.act(type="NodeRecovered", node=host)
+
+    # -- the scheduler's second pass -------------------------------------
+
+    def snapshot(self):
+        nodes = list(self.cluster.nodes.values())
+        snap = topology.build(self.common.topology, self.common.flavor, nodes, self.common.pods,
+                              self.common.admitted)
+        for name, assignment in self.state.assignments.items():
+            ps = self.requests[name]
+            for leaf_id, usage in usage_per_leaf(snap, assignment.domains, ps.requests).items():
+                add(snap.leaves[leaf_id].tas_usage, usage)
+        return snap
+
+    def second_pass(self) -> None:
+        if self.state.evicted or not self.state.unhealthy:
+            return
+        node = self.state.unhealthy[0]
+        if self.skip_pod_owned and self.pod_owned:
+            self.state.unhealthy = []
+            self.act(type="AssignmentKept", node=node)
+            return
+        snap = self.snapshot()
+        assumed: dict = {}
+        new_assignments = dict(self.state.assignments)
+        replacement_hosts: list[str] = []
+        for ps in self.pod_sets:
+            assignment = self.state.assignments.get(ps.name)
+            if assignment is None or not any(v[-1] == node for v, _ in assignment.domains):
+                continue
+            try:
+                merged, part = find_replacement(snap, self.requests[ps.name], assignment, node, assumed, self.gates)
+            except NotFit as exc:
+                self.act(type="ReplacementFailed", node=node, reason=exc.reason, message=exc.message)
+                if self.fail_fast:
+                    self.evict("NodeFailures", "Workload was evicted as there was no replacement for unhealthy "
+                                               f"node(s): {','.join(self.state.unhealthy)}")
+                return
+            for leaf_id, usage in usage_per_leaf(snap, part.domains, self.requests[ps.name].requests).items():
+                add(assumed.setdefault(leaf_id, {}), usage)
+            new_assignments[ps.name] = merged
+            for (host,), _ in part.domains:
+                if host not in replacement_hosts:
+                    replacement_hosts.append(host)
+        self.state.assignments = new_assignments
+        self.state.unhealthy = []
+        self.state.failed.pop(node, None)
+        for host in replacement_hosts:
+            self.state.pod_states[host] = "Running"
+        self.act(type="NodeReplaced", node=node, replacement=replacement_hosts)
+
+    # -- the timeline -------------------------------------------------------
+
+    def timers(self) -> list[tuple[float, str, tuple]]:
+        """Pending timers: (time, kind, key)."""
+        result = []
+        for host, node in self.cluster.nodes.items():
+            condition = node.ready_condition()
+            if condition is not None and condition.status != "True":
+                key = ("notready", host, condition.last_transition)
+                at = condition.last_transition + NODE_FAILURE_DELAY
+                if key not in self.fired and at >= self.now:
+                    result.append((at, "notready", key))
+            if self.eviction_controller and self.progressing(host):
+                for taint in node.taints:
+                    if taint.effect != "NoExecute":
+                        continue
+                    seconds = self.eviction_delay(host, taint)
+                    if seconds is None:
+                        continue
+                    at = self.cluster.taint_added.get((host, taint), 0.0) + seconds
+                    key = ("evict", host, taint, at)
+                    if key not in self.fired:
+                        result.append((max(at, self.now), "evict", key))
+        return sorted(result, key=lambda t: t[0])
+
+    def eviction_delay(self, host: str, taint: Taint):
+        """Seconds after the taint was added that the taint eviction controller
+        evicts the workload's pods on `host`; None when they tolerate it for good."""
+        delay = None
+        for ps in self.pod_sets_on(host):
+            matching = [t for t in self.effective_tolerations(ps) if t.tolerates(taint)]
+            if not matching:
+                return 0.0
+            if any(t.toleration_seconds is None for t in matching):
+                continue
+            seconds = float(max(0, min(t.toleration_seconds for t in matching)))
+            delay = seconds if delay is None else min(delay, seconds)
+        return delay
+
+    def fire(self, kind: str, key: tuple) -> None:
+        self.fired.add(key)
+        if kind == "evict":
+            host = key[1]
+            if self.progressing(host):
+                self.state.pod_states[host] = "Terminating"
+                self.act(type="PodsEvicted", node=host)
+
+    def pass_instant(self) -> None:
+        """The scheduler's second pass once an instant is over."""
+        self.second_pass()
+        self.reconcile()
+        self.fire_due_now()
+
+    def advance_to(self, until: float) -> None:
+        """Fire every timer up to `until`: those of earlier instants each with
+        their second pass, those at `until` itself before its events."""
+        while True:
+            pending = [t for t in self.timers() if t[0] <= until]
+            if not pending:
+                break
+            at = pending[0][0]
+            self.now = max(self.now, at)
+            for when, kind, key in pending:
+                if when == at:
+                    self.fire(kind, key)
+            self.reconcile()
+            self.fire_due_now()
+            if self.now < until:
+                self.pass_instant()
+        self.now = max(self.now, until)
+
+    def fire_due_now(self) -> None:
+        for _ in range(100):
+            due = [t for t in self.timers() if t[0] <= self.now]
+            if not due:
+                return
+            for _, kind, key in due:
+                self.fire(kind, key)
+            self.reconcile()
+
+    def apply(self, event: Mapping, i: int) -> None:
+        kind = event.get("type")
+        if kind not in EVENT_TYPES:
+            raise InvalidInput(f"events[{i}].type", f"one of {', '.join(EVENT_TYPES)}")
+        if kind == "Wait":
+            return
+        if kind == "NodeAdded":
+            node = objects.parse_node(event.get("nodeObject"), f"events[{i}].nodeObject")
+            self.cluster.nodes[node.name] = node
+            for taint in node.taints:
+                self.cluster.taint_added[(node.name, taint)] = self.now
+            return
+        host = _event_node(event, i)
+        if kind.startswith("Pods"):
+            self.state.pod_states[host] = {"PodsRunning": "Running", "PodsTerminating": "Terminating",
+                                           "PodsTerminated": "Terminated"}[kind]
+            return
+        node = self.cluster.nodes.get(host)
+        if node is None:
+            if kind == "NodeDeleted":
+                return
+            raise InvalidInput(f"events[{i}].node", f"no node {host!r} at that time")
+        if kind == "NodeDeleted":
+            del self.cluster.nodes[host]
+        elif kind in ("NodeNotReady", "NodeReady"):
+            status = "True" if kind == "NodeReady" else str(event.get("status", "False"))
+            condition = node.ready_condition()
+            if condition is None:
+                node.conditions.append(Condition("Ready", status, self.now))
+            elif condition.status != status:
+                condition.status = status
+                condition.last_transition = self.now
+        elif kind == "NodeReadyConditionRemoved":
+            node.conditions = [c for c in node.conditions if c.type != "Ready"]
+        elif kind in ("NodeTainted", "NodeUntainted"):
+            taint = objects.parse_taint(event.get("taint"), f"events[{i}].taint")
+            if kind == "NodeTainted":
+                if taint not in node.taints:
+                    node.taints.append(taint)
+                    self.cluster.taint_added[(host, taint)] = self.now
+            else:
+                node.taints = [t for t in node.taints if not (t.key == taint.key and t.effect == taint.effect)]
+        elif kind == "NodeCordoned":
+            node.unschedulable = True
+        elif kind == "NodeUncordoned":
+            node.unschedulable = False
+
+    def state_dict(self) -> dict:
+        s = self.state
+        return {
+            "at": _num(self.now),
+            "unhealthyNodes": list(s.unhealthy),
+            "admitted": not s.evicted,
+            "evicted": s.evicted,
+            "requeued": s.requeued,
+            "eviction": s.eviction,
+            "podSets": [{"name": ps.name,
+                         "topologyAssignment": s.assignments[ps.name].to_dict() if ps.name in s.assignments else None}
+                        for ps in self.pod_sets],
+            "actions": self.actions,
+        }
+
+
+def _num(value: float):
+    return int(value) if float(value).is_integer() else value
+
+
+def run(input_: Mapping) -> dict:
+    try:
+        sim = Simulation(input_)
+    except Refused as exc:
+        return exc.to_result()
+    events = input_.get("events")
+    if not isinstance(events, list):
+        raise InvalidInput("events", "required list")
+    states = []
+    sim.reconcile()
+    sim.fire_due_now()
+    first_at = events[0].get("at", 0) if events and isinstance(events[0], Mapping) else None
+    if first_at != 0:
+        sim.pass_instant()
+    last = 0.0
+    for i, event in enumerate(events):
+        if not isinstance(event, Mapping):
+            raise InvalidInput(f"events[{i}]", "must be a mapping")
+        at = event.get("at", last)
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or at < last:
+            raise InvalidInput(f"events[{i}].at", "a number of seconds, not below the previous event's")
+        sim.advance_to(float(at))
+        sim.apply(event, i)
+        sim.reconcile()
+        sim.fire_due_now()
+        following = events[i + 1] if i + 1 < len(events) else None
+        next_at = following.get("at", at) if isinstance(following, Mapping) else None
+        if next_at != at:
+            sim.pass_instant()
+        states.append(sim.state_dict())
+        sim.actions = []
+        last = float(at)
+    return {"states": states}
