@@ -88,10 +88,13 @@ def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses
             best = merged
         elif not merged.preferred and best.preferred:
             continue
-        elif bitmask.is_narrower(merged.affinity, best.affinity):
+        elif bitmask.count(merged.affinity) < bitmask.count(best.affinity):
             best = merged
-        elif bitmask.count(merged.affinity) == bitmask.count(best.affinity) and merged.score > best.score:
-            best = merged
+        elif bitmask.count(merged.affinity) == bitmask.count(best.affinity):
+            # The document decides equal widths by score alone; only a full tie falls
+            # back to upstream's lower mask value.
+            if merged.score > best.score or (merged.score == best.score and merged.affinity < best.affinity):
+                best = merged
     return best
 
 
