@@ -1,0 +1,223 @@
+"""A node's NUMA topology and the allocation state its resource managers keep."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import InvalidInput
+from ..numa.numa_info import NUMAInfo
+from . import quantity
+from .pods import MEMORY, is_hugepages
+
+
+def parse_cpuset(text: object, field_name: str) -> set[int]:
+    if text is None or text == "":
+        return set()
+    if not isinstance(text, str):
+        raise InvalidInput(field_name, "must be a cpuset string such as \"0-1,4\"")
+    out: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise InvalidInput(field_name, f"bad cpuset element {part!r}") from None
+        if a < 0 or b < a:
+            raise InvalidInput(field_name, f"bad cpuset range {part!r}")
+        out.update(range(a, b + 1))
+    return out
+
+
+@dataclass
+class MemoryCell:
+    """One memory type on one NUMA node, in bytes."""
+
+    allocatable: int
+    reserved: int = 0
+
+    @property
+    def free(self) -> int:
+        return self.allocatable - self.reserved
+
+
+@dataclass
+class NodeState:
+    nodes: tuple[int, ...]
+    numa: NUMAInfo
+    cpu_node: dict[int, int]                   # cpu id -> NUMA node
+    cpus_by_node: dict[int, list[int]]         # NUMA node -> cpu ids, ascending
+    reserved_cpus: frozenset[int]
+    free_cpus: set[int]
+    memory: dict[int, dict[str, MemoryCell]]   # NUMA node -> memory type -> cell
+    # memory manager groups: the nodes a node's allocations span, and how many
+    cells: dict[int, tuple[int, ...]]
+    assignments: dict[int, int]
+    device_node: dict[str, dict[str, int | None]]   # resource -> device id -> NUMA node (None: no topology)
+    allocated_devices: dict[str, set[str]]
+    has_distances: bool = False
+    memory_types: tuple[str, ...] = (MEMORY,)
+    baseline_cpus: set[int] = field(default_factory=set)
+
+    def allocatable_cpus(self, mask_nodes: Sequence[int]) -> int:
+        return sum(1 for n in mask_nodes for c in self.cpus_by_node[n] if c not in self.reserved_cpus)
+
+    def assigned_cpus(self, mask_nodes: Sequence[int]) -> int:
+        return sum(
+            1 for n in mask_nodes for c in self.cpus_by_node[n] if c not in self.reserved_cpus and c not in self.free_cpus
+        )
+
+    def available_cpus(self) -> set[int]:
+        return self.free_cpus
+
+    def device_resources(self) -> set[str]:
+        return set(self.device_node)
+
+
+def _count_or_list(raw: object, field_name: str) -> int | list[int]:
+    if isinstance(raw, bool):
+        raise InvalidInput(field_name, "must be a count or a list of ids")
+    if isinstance(raw, int):
+        if raw < 0:
+            raise InvalidInput(field_name, "must not be negative")
+        return raw
+    if isinstance(raw, list) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in raw):
+        return list(raw)
+    raise InvalidInput(field_name, "must be a count or a list of ids")
+
+
+def build_node(raw: Mapping, reserved: object) -> NodeState:
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("node", "must be a mapping")
+    numa_nodes = raw.get("numaNodes")
+    if not isinstance(numa_nodes, list) or not numa_nodes:
+        raise InvalidInput("node/numaNodes", "at least one NUMA node is required")
+    ids: list[int] = []
+    cpu_node: dict[int, int] = {}
+    cpus_by_node: dict[int, list[int]] = {}
+    memory: dict[int, dict[str, MemoryCell]] = {}
+    device_node: dict[str, dict[str, int | None]] = {}
+    next_cpu = 0
+    types: set[str] = {MEMORY}
+    for i, entry in enumerate(numa_nodes):
+        f = f"node/numaNodes/{i}"
+        if not isinstance(entry, Mapping):
+            raise InvalidInput(f, "must be a mapping")
+        nid = entry.get("id", i)
+        if not isinstance(nid, int) or isinstance(nid, bool) or nid < 0 or nid > 63:
+            raise InvalidInput(f"{f}/id", "NUMA node ids are integers 0-63")
+        if nid in cpus_by_node:
+            raise InvalidInput(f"{f}/id", f"duplicate NUMA node id {nid}")
+        ids.append(nid)
+        cpus = _count_or_list(entry.get("cpus", 0), f"{f}/cpus")
+        if isinstance(cpus, int):
+            cpu_ids = list(range(next_cpu, next_cpu + cpus))
+        else:
+            cpu_ids = sorted(cpus)
+        for c in cpu_ids:
+            if c in cpu_node:
+                raise InvalidInput(f"{f}/cpus", f"cpu {c} is on two NUMA nodes")
+            cpu_node[c] = nid
+        if cpu_ids:
+            next_cpu = max(next_cpu, max(cpu_ids) + 1)
+        cpus_by_node[nid] = cpu_ids
+        cells = {MEMORY: MemoryCell(quantity.bytes_of(entry.get("memory", 0), f"{f}/memory"))}
+        for key, q in entry.items():
+            if is_hugepages(key):
+                cells[key] = MemoryCell(quantity.bytes_of(q, f"{f}/{key}"))
+                types.add(key)
+        memory[nid] = cells
+        devices = entry.get("devices") or {}
+        if not isinstance(devices, Mapping):
+            raise InvalidInput(f"{f}/devices", "must map a resource name to a device count")
+        for res, n in devices.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise InvalidInput(f"{f}/devices/{res}", "must be a device count")
+            table = device_node.setdefault(res, {})
+            for k in range(n):
+                table[f"{res}-n{nid:02d}-{k:04d}"] = nid
+    for cells in memory.values():
+        for t in types:
+            cells.setdefault(t, MemoryCell(0))
+    for res, n in (raw.get("devicesWithoutTopology") or {}).items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise InvalidInput(f"node/devicesWithoutTopology/{res}", "must be a device count")
+        table = device_node.setdefault(res, {})
+        for k in range(n):
+            # sorts after every NUMA-attached device id
+            table[f"{res}-x-{k:04d}"] = None
+
+    distances = raw.get("distances")
+    try:
+        numa = NUMAInfo.build(ids, distances)
+    except ValueError as exc:
+        raise InvalidInput("node/distances", str(exc)) from None
+    reserved_set = parse_cpuset(reserved, "kubeletConfiguration/reservedSystemCPUs")
+    unknown = reserved_set - set(cpu_node)
+    if unknown:
+        raise InvalidInput("kubeletConfiguration/reservedSystemCPUs", f"cpus {sorted(unknown)} are not on the node")
+    state = NodeState(
+        nodes=tuple(ids),
+        numa=numa,
+        cpu_node=cpu_node,
+        cpus_by_node=cpus_by_node,
+        reserved_cpus=frozenset(reserved_set),
+        free_cpus=set(cpu_node) - reserved_set,
+        memory=memory,
+        cells={n: (n,) for n in ids},
+        assignments={n: 0 for n in ids},
+        device_node=device_node,
+        allocated_devices={res: set() for res in device_node},
+        has_distances=distances is not None,
+        memory_types=tuple(sorted(types)),
+    )
+    _apply_baseline(state, raw.get("allocated") or [])
+    return state
+
+
+def _apply_baseline(state: NodeState, entries: object) -> None:
+    """Allocation held by pods the case does not list: each entry pins CPUs,
+    memory and devices to one NUMA node (a single-NUMA memory allocation)."""
+    if not isinstance(entries, list):
+        raise InvalidInput("node/allocated", "must be a list")
+    for i, entry in enumerate(entries):
+        f = f"node/allocated/{i}"
+        if not isinstance(entry, Mapping) or entry.get("numa") not in state.memory:
+            raise InvalidInput(f"{f}/numa", "must name a NUMA node of the node")
+        nid = entry["numa"]
+        cpus = _count_or_list(entry.get("cpus", 0), f"{f}/cpus")
+        if isinstance(cpus, int):
+            pool = [c for c in state.cpus_by_node[nid] if c in state.free_cpus]
+            if cpus > len(pool):
+                raise InvalidInput(f"{f}/cpus", f"NUMA node {nid} has only {len(pool)} allocatable CPUs free")
+            take = pool[:cpus]
+        else:
+            take = cpus
+            for c in take:
+                if state.cpu_node.get(c) != nid or c not in state.free_cpus:
+                    raise InvalidInput(f"{f}/cpus", f"cpu {c} is not a free allocatable cpu of NUMA node {nid}")
+        state.free_cpus.difference_update(take)
+        state.baseline_cpus.update(take)
+        touched_memory = False
+        for key, q in entry.items():
+            if key == MEMORY or is_hugepages(key):
+                n = quantity.bytes_of(q, f"{f}/{key}")
+                cell = state.memory[nid].get(key)
+                if cell is None or n > cell.free:
+                    raise InvalidInput(f"{f}/{key}", f"more than NUMA node {nid} has free")
+                cell.reserved += n
+                touched_memory = touched_memory or n > 0
+        if touched_memory:
+            state.assignments[nid] += 1
+        for res, n in (entry.get("devices") or {}).items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise InvalidInput(f"{f}/devices/{res}", "must be a device count")
+            free = sorted(d for d, node in state.device_node.get(res, {}).items()
+                          if node == nid and d not in state.allocated_devices[res])
+            if n > len(free):
+                raise InvalidInput(f"{f}/devices/{res}", f"NUMA node {nid} has only {len(free)} free {res}")
+            state.allocated_devices[res].update(free[:n])

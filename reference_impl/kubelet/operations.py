@@ -1,0 +1,209 @@
+"""The kubelet component's operations: `merge`, `start`, `admit`
+(docs/operations/kubelet.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..errors import InvalidInput
+from ..numa import bitmask
+from ..numa.numa_info import NUMAInfo
+from . import gates as g
+from .hints import TopologyHint
+from .kubelet import Kubelet
+from .node import build_node
+from .options import parse_policy_options, scoring_active
+from .pods import parse_pod
+from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
+from .refusals import UNKNOWN_POLICY, Refusal
+from .startup import check_numa, effective_weights, numa_from, start
+
+FEATURES: tuple[str, ...] = (
+    "kubelet.merge",
+    "kubelet.policy.none",
+    "kubelet.policy.best-effort",
+    "kubelet.policy.restricted",
+    "kubelet.policy.single-numa-node",
+    "kubelet.scope.container",
+    "kubelet.scope.pod",
+    "kubelet.option.prefer-closest-numa-nodes",
+    "kubelet.option.max-allowable-numa-nodes",
+    "kubelet.option.numa-allocation-strategy",
+    "kubelet.option.numa-score-weights",
+    "kubelet.option.validation",
+    "kubelet.gates.policy-options",
+    "kubelet.hint-score",
+    "kubelet.provider.cpu",
+    "kubelet.provider.memory",
+    "kubelet.provider.device",
+    "kubelet.init-containers",
+    "kubelet.metrics.admission",
+    "kubelet.metrics.numa-score-selection",
+    "kubelet.metrics.numa-container-count",
+    "kubelet.merge-preferred",
+)
+
+
+def _mapping(value: object, field: str) -> Mapping:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput(field, "must be a mapping")
+    return value
+
+
+def _hint(raw: object, field: str) -> TopologyHint:
+    if not isinstance(raw, Mapping) or "affinity" not in raw or not isinstance(raw.get("preferred"), bool):
+        raise InvalidInput(field, "a hint is {affinity: [ids] | null, preferred: bool, score?: int}")
+    affinity = raw["affinity"]
+    if affinity is None:
+        mask = None
+    elif isinstance(affinity, list):
+        try:
+            mask = bitmask.from_bits(affinity)
+        except bitmask.BitMaskError as exc:
+            raise InvalidInput(f"{field}/affinity", str(exc)) from None
+    else:
+        raise InvalidInput(f"{field}/affinity", "a list of NUMA node ids or null")
+    score = raw.get("score", 0)
+    if not isinstance(score, int) or isinstance(score, bool) or score < 0:
+        raise InvalidInput(f"{field}/score", "a non-negative integer")
+    return TopologyHint(mask, raw["preferred"], score)
+
+
+def _providers(raw: object) -> list:
+    if not isinstance(raw, list):
+        raise InvalidInput("providers", "a list with one entry per provider")
+    out = []
+    for i, provider in enumerate(raw):
+        if provider is None:
+            out.append(None)
+            continue
+        if not isinstance(provider, Mapping):
+            raise InvalidInput(f"providers/{i}", "null or a map of resource name to hint list")
+        resources = {}
+        for resource, hints in provider.items():
+            f = f"providers/{i}/{resource}"
+            if hints is None:
+                resources[resource] = None
+            elif isinstance(hints, list):
+                resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
+            else:
+                raise InvalidInput(f, "null or a list of hints")
+        out.append(resources)
+    return out
+
+
+def _algorithm(raw: object) -> str:
+    algorithm = raw if raw is not None else FULL
+    if algorithm not in (FULL, PREFERRED_FIRST):
+        raise InvalidInput("mergeAlgorithm", f"one of {FULL}, {PREFERRED_FIRST}")
+    return algorithm
+
+
+def merge(input_: Mapping[str, Any]) -> dict:
+    gates = g.resolve(input_.get("kubernetesVersion"), _mapping(input_.get("featureGates"), "featureGates"))
+    nodes, distances = numa_from(input_.get("numa"))
+    providers = _providers(input_.get("providers"))
+    algorithm = _algorithm(input_.get("mergeAlgorithm"))
+    policy_name = input_.get("policy")
+    if policy_name not in POLICIES:
+        return {"refused": {"reason": UNKNOWN_POLICY, "message": f"unknown policy: {policy_name!r}"}}
+    if policy_name == NONE:
+        return {"affinity": None, "preferred": False, "score": 0, "admit": True, "scoreDecided": False}
+    try:
+        opts = parse_policy_options(_mapping(input_.get("options"), "options"), None)
+        check_numa(opts, nodes, distances)
+    except Refusal as refusal:
+        return {"refused": refusal.as_dict()}
+    policy = Policy(
+        policy_name,
+        NUMAInfo.build(nodes, distances),
+        opts,
+        scoring_active(opts, gates),
+        effective_weights(opts, gates),
+        algorithm,
+    )
+    outcome = policy.merge(providers)
+    return {
+        "affinity": outcome.hint.affinity(),
+        "preferred": outcome.hint.preferred,
+        "score": outcome.hint.score,
+        "admit": outcome.admit,
+        "scoreDecided": outcome.score_decided,
+    }
+
+
+def start_operation(input_: Mapping[str, Any]) -> dict:
+    nodes, distances = numa_from(input_["numa"]) if input_.get("numa") is not None else ([0], None)
+    try:
+        started = start(
+            input_.get("kubernetesVersion"),
+            _mapping(input_.get("featureGates"), "featureGates"),
+            _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
+            nodes,
+            distances,
+        )
+    except Refusal as refusal:
+        return {"started": False, "refused": refusal.as_dict()}
+    return started.as_dict()
+
+
+CPU_POLICIES = {"static": True, "none": False}
+MEMORY_POLICIES = {"Static": True, "None": False}
+
+
+def admit(input_: Mapping[str, Any]) -> dict:
+    config = _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration")
+    cpu_policy = config.get("cpuManagerPolicy", "static")
+    if cpu_policy not in CPU_POLICIES:
+        raise InvalidInput("kubeletConfiguration/cpuManagerPolicy", "static or none")
+    memory_policy = config.get("memoryManagerPolicy", "Static")
+    if memory_policy not in MEMORY_POLICIES:
+        raise InvalidInput("kubeletConfiguration/memoryManagerPolicy", "Static or None")
+    node_raw = input_.get("node")
+    state = build_node(_mapping(node_raw, "node"), config.get("reservedSystemCPUs"))
+    events = input_.get("events") or []
+    if not isinstance(events, list):
+        raise InvalidInput("events", "a list of {admit: pod} / {remove: name}")
+    pods = []
+    for i, event in enumerate(events):
+        if not isinstance(event, Mapping) or len(event) != 1 or next(iter(event)) not in ("admit", "remove"):
+            raise InvalidInput(f"events/{i}", "each event is {admit: pod} or {remove: name}")
+        if "admit" in event:
+            pods.append(parse_pod(event["admit"], f"events/{i}/admit"))
+        else:
+            if not isinstance(event["remove"], str):
+                raise InvalidInput(f"events/{i}/remove", "a pod name")
+            pods.append(event["remove"])
+    try:
+        started = start(
+            input_.get("kubernetesVersion"),
+            _mapping(input_.get("featureGates"), "featureGates"),
+            config,
+            list(state.nodes),
+            node_raw.get("distances"),
+        )
+    except Refusal as refusal:
+        return {"started": False, "refused": refusal.as_dict()}
+    kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy])
+    results = []
+    for item in pods:
+        if isinstance(item, str):
+            kubelet.remove(item)
+        else:
+            results.append(kubelet.admit(item))
+    return {
+        "started": True,
+        "pods": results,
+        "metrics": kubelet.metrics_dict(),
+        "allocation": kubelet.allocation(),
+    }
+
+
+OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict]] = {
+    "merge": merge,
+    "start": start_operation,
+    "admit": admit,
+}

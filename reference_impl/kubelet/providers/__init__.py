@@ -1,0 +1,9 @@
+"""Hint providers: the CPU manager (static policy), the memory manager (Static
+policy) and the device manager, each with its allocation state."""
+
+from __future__ import annotations
+
+
+class AllocationError(Exception):
+    """A provider's Allocate failed; the pod is rejected with
+    UnexpectedAdmissionError."""

@@ -1,0 +1,152 @@
+"""CPU manager, static policy: exclusive CPUs for Guaranteed pods' containers
+with integer CPU requests."""
+
+from __future__ import annotations
+
+from ...numa import bitmask
+from ..hints import TopologyHint, utilisation_score
+from ..node import NodeState
+from ..pods import Container, Pod, guaranteed_cpus
+from . import AllocationError
+
+RESOURCE = "cpu"
+
+
+class CPUManager:
+    name = "cpu"
+
+    def __init__(self, state: NodeState, static: bool = True):
+        self.state = state
+        self.static = static
+        self.assignments: dict[tuple[str, str], list[int]] = {}
+        self.reusable: dict[str, set[int]] = {}
+        # NUMA nodes the CPU topology knows: those that have CPUs
+        self.nodes = sorted(n for n in state.nodes if state.cpus_by_node[n])
+
+    # --- hints ----------------------------------------------------------
+    def hints(self, pod: Pod, c: Container):
+        if not self.static:
+            return None
+        request = guaranteed_cpus(pod, c)
+        if request == 0:
+            return None
+        return {RESOURCE: self._generate(self.reusable.get(pod.name, set()), request)}
+
+    def pod_hints(self, pod: Pod):
+        if not self.static:
+            return None
+        request = self.pod_request(pod)
+        if request == 0:
+            return None
+        reusable = set(self.reusable.get(pod.name, set()))
+        for (p, _), cpus in self.assignments.items():
+            if p == pod.name:
+                reusable.update(cpus)
+        return {RESOURCE: self._generate(reusable, request)}
+
+    @staticmethod
+    def pod_request(pod: Pod) -> int:
+        init_peak = 0
+        sidecars = 0
+        for c in pod.init_containers:
+            n = guaranteed_cpus(pod, c)
+            if c.restartable:
+                sidecars += n
+            elif sidecars + n > init_peak:
+                init_peak = sidecars + n
+        apps = sum(guaranteed_cpus(pod, c) for c in pod.containers)
+        return max(init_peak, apps + sidecars)
+
+    def _generate(self, reusable: set[int], request: int) -> list[TopologyHint]:
+        st = self.state
+        capacity = {n: len(st.cpus_by_node[n]) for n in self.nodes}
+        free = {n: 0 for n in self.nodes}
+        for cpu in st.free_cpus:
+            free[st.cpu_node[cpu]] += 1
+        reusable_nodes = {st.cpu_node[cpu] for cpu in reusable}
+        allocatable = {n: st.allocatable_cpus([n]) for n in self.nodes}
+        assigned = {n: st.assigned_cpus([n]) for n in self.nodes}
+        min_size = len(self.nodes)
+        found: list[int] = []
+        for mask in bitmask.iterate_masks(self.nodes):
+            members = bitmask.bits(mask)
+            size = len(members)
+            if sum(capacity[n] for n in members) >= request and size < min_size:
+                min_size = size
+            if any(not mask >> n & 1 for n in reusable_nodes):
+                continue
+            if len(reusable) + sum(free[n] for n in members) < request:
+                continue
+            found.append(mask)
+        out = []
+        for mask in found:
+            members = bitmask.bits(mask)
+            score = utilisation_score(sum(assigned[n] for n in members), sum(allocatable[n] for n in members))
+            out.append(TopologyHint(mask, mask.bit_count() == min_size, score))
+        return out
+
+    # --- allocation -----------------------------------------------------
+    def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
+        if not self.static:
+            return
+        n = guaranteed_cpus(pod, c)
+        if n == 0:
+            return
+        key = (pod.name, c.name)
+        if key in self.assignments:
+            return
+        for other in [p for p in self.reusable if p != pod.name]:
+            del self.reusable[other]
+        reusable = self.reusable.setdefault(pod.name, set())
+        st = self.state
+        pool = st.free_cpus | reusable
+        taken: list[int] = []
+        if hint.mask is not None:
+            aligned = [cpu for cpu in pool if hint.mask >> st.cpu_node[cpu] & 1]
+            taken = self._take(aligned, min(n, len(aligned)))
+        rest = [cpu for cpu in pool if cpu not in set(taken)]
+        if n - len(taken) > len(rest):
+            raise AllocationError(
+                f"not enough cpus available to satisfy request: requested={n}, available={len(rest)}"
+            )
+        taken += self._take(rest, n - len(taken))
+        taken.sort()
+        st.free_cpus.difference_update(taken)
+        self.assignments[key] = taken
+        if c.regular_init:
+            reusable.update(taken)
+        elif not c.init:
+            reusable.difference_update(taken)
+
+    def _take(self, cpus: list[int], n: int) -> list[int]:
+        """Whole free NUMA nodes first, then CPUs from the nodes with the
+        fewest candidates (packing), lowest ids first. A model of the static
+        policy's packed order without cores and threads."""
+        if n <= 0:
+            return []
+        st = self.state
+        by_node: dict[int, list[int]] = {}
+        for cpu in sorted(cpus):
+            by_node.setdefault(st.cpu_node[cpu], []).append(cpu)
+        taken: list[int] = []
+        for node in sorted(by_node):
+            group = by_node[node]
+            if len(group) == len(st.cpus_by_node[node]) and n - len(taken) >= len(group):
+                taken.extend(group)
+                by_node[node] = []
+        for node in sorted(by_node, key=lambda k: (len(by_node[k]), k)):
+            for cpu in by_node[node]:
+                if len(taken) == n:
+                    return taken
+                taken.append(cpu)
+        return taken
+
+    def release(self, pod_name: str) -> None:
+        for key in [k for k in self.assignments if k[0] == pod_name]:
+            cpus = self.assignments.pop(key)
+            still_held = {cpu for k, v in self.assignments.items() for cpu in v}
+            self.state.free_cpus.update(cpu for cpu in cpus if cpu not in still_held)
+        self.reusable.pop(pod_name, None)
+
+    def container_cpus(self, pod_name: str, container: str) -> list[int]:
+        return self.assignments.get((pod_name, container), [])

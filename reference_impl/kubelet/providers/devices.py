@@ -1,0 +1,151 @@
+"""Device manager: device-plugin resources with the NUMA node their devices
+report, as a hint provider."""
+
+from __future__ import annotations
+
+from ...numa import bitmask
+from ..hints import TopologyHint, utilisation_score
+from ..node import NodeState
+from ..pods import Container, Pod, pod_level
+from .. import quantity
+from . import AllocationError
+
+
+class DeviceManager:
+    name = "devices"
+
+    def __init__(self, state: NodeState):
+        self.state = state
+        self.nodes = sorted(state.nodes)
+        # (pod, container) -> resource -> device ids
+        self.assignments: dict[tuple[str, str], dict[str, list[str]]] = {}
+        self.reusable: dict[str, dict[str, set[str]]] = {}
+
+    def requests(self, c: Container) -> dict[str, int]:
+        out = {}
+        source = c.limits if c.limits else c.requests
+        for name, q in source.items():
+            if name in self.state.device_node:
+                n = quantity.value(q)
+                if n > 0:
+                    out[name] = n
+        return out
+
+    def has_topology(self, resource: str) -> bool:
+        return any(node is not None for node in self.state.device_node[resource].values())
+
+    def available(self, resource: str) -> set[str]:
+        return set(self.state.device_node[resource]) - self.state.allocated_devices[resource]
+
+    # --- hints ----------------------------------------------------------
+    def hints(self, pod: Pod, c: Container):
+        return self._hints_for(pod, self.requests(c))
+
+    def pod_hints(self, pod: Pod):
+        return self._hints_for(pod, pod_level(pod, self.requests))
+
+    def _hints_for(self, pod: Pod, request: dict[str, int]):
+        out: dict[str, list[TopologyHint] | None] = {}
+        for resource, n in request.items():
+            if not self.has_topology(resource):
+                out[resource] = None
+                continue
+            available = self.available(resource)
+            reusable = self.reusable.get(pod.name, {}).get(resource, set())
+            if len(available | reusable) < n:
+                out[resource] = []
+                continue
+            out[resource] = self._generate(resource, available, reusable, n)
+        return out
+
+    def _generate(self, resource: str, available: set[str], reusable: set[str], request: int) -> list[TopologyHint]:
+        where = self.state.device_node[resource]
+        allocated = self.state.allocated_devices[resource]
+        total = {n: 0 for n in self.nodes}
+        used = {n: 0 for n in self.nodes}
+        free = {n: 0 for n in self.nodes}
+        for d, node in where.items():
+            if node is None:
+                continue
+            total[node] += 1
+            if d in allocated:
+                used[node] += 1
+            if d in available:
+                free[node] += 1
+        reusable_nodes = {where[d] for d in reusable if where.get(d) is not None}
+        min_size = len(self.nodes)
+        found = []
+        for mask in bitmask.iterate_masks(self.nodes):
+            members = bitmask.bits(mask)
+            if sum(total[n] for n in members) >= request and len(members) < min_size:
+                min_size = len(members)
+            if any(not mask >> n & 1 for n in reusable_nodes):
+                continue
+            matching = sum(1 for d in reusable if where.get(d) is not None) + sum(free[n] for n in members)
+            if matching < request:
+                continue
+            found.append(mask)
+        out = []
+        for mask in found:
+            members = bitmask.bits(mask)
+            score = utilisation_score(sum(used[n] for n in members), sum(total[n] for n in members))
+            out.append(TopologyHint(mask, mask.bit_count() == min_size, score))
+        return out
+
+    # --- allocation -----------------------------------------------------
+    def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
+        key = (pod.name, c.name)
+        if key in self.assignments:
+            return
+        for other in [p for p in self.reusable if p != pod.name]:
+            del self.reusable[other]
+        reuse_table = self.reusable.setdefault(pod.name, {})
+        given: dict[str, list[str]] = {}
+        self.assignments[key] = given
+        for resource, n in self.requests(c).items():
+            chosen = sorted(reuse_table.get(resource, set()))[:n]
+            needed = n - len(chosen)
+            if needed > 0:
+                available = self.available(resource)
+                if len(available) < needed:
+                    raise AllocationError(
+                        f"requested number of devices unavailable for {resource}. Requested: {needed}, Available: {len(available)}"
+                    )
+                chosen += self._ordered(resource, available, hint)[:needed]
+            self.state.allocated_devices[resource].update(chosen)
+            given[resource] = sorted(chosen)
+            if c.regular_init:
+                reuse_table.setdefault(resource, set()).update(chosen)
+            else:
+                reuse_table.setdefault(resource, set()).difference_update(chosen)
+
+    def _ordered(self, resource: str, available: set[str], hint: TopologyHint) -> list[str]:
+        """Devices on the affinity's nodes first, then other nodes, then
+        devices without topology; within a group, nodes with fewer available
+        devices first."""
+        where = self.state.device_node[resource]
+        if hint.mask is None or not self.has_topology(resource):
+            return sorted(available)
+        per_node: dict[int, list[str]] = {}
+        loose: list[str] = []
+        for d in sorted(available):
+            node = where[d]
+            if node is None:
+                loose.append(d)
+            else:
+                per_node.setdefault(node, []).append(d)
+        inside = sorted((n for n in per_node if hint.mask >> n & 1), key=lambda n: (len(per_node[n]), n))
+        outside = sorted((n for n in per_node if not hint.mask >> n & 1), key=lambda n: (len(per_node[n]), n))
+        ordered = [d for n in inside for d in per_node[n]]
+        ordered += [d for n in outside for d in per_node[n]]
+        return ordered + loose
+
+    def release(self, pod_name: str) -> None:
+        for key in [k for k in self.assignments if k[0] == pod_name]:
+            for resource, devs in self.assignments.pop(key).items():
+                still = {d for v in self.assignments.values() for d in v.get(resource, [])}
+                self.state.allocated_devices[resource].difference_update(d for d in devs if d not in still)
+        self.reusable.pop(pod_name, None)
+
+    def container_devices(self, pod_name: str, container: str) -> dict[str, list[str]]:
+        return self.assignments.get((pod_name, container), {})

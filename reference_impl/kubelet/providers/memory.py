@@ -1,0 +1,200 @@
+"""Memory manager, Static policy: memory and hugepages per NUMA node for
+Guaranteed pods, with its multi-NUMA groups."""
+
+from __future__ import annotations
+
+from ...numa import bitmask
+from ..hints import TopologyHint, utilisation_score
+from ..node import NodeState
+from ..pods import MEMORY, Container, Pod, is_memory_resource, pod_level
+from .. import quantity
+from . import AllocationError
+
+
+def requested(c: Container) -> dict[str, int]:
+    return {name: quantity.value(q) for name, q in c.requests.items() if is_memory_resource(name)}
+
+
+class MemoryManager:
+    name = "memory"
+
+    def __init__(self, state: NodeState, static: bool = True):
+        self.state = state
+        self.static = static
+        self.nodes = sorted(state.nodes)
+        # (pod, container) -> memory type -> NUMA node -> bytes
+        self.blocks: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
+        # (pod, container) -> the mask its blocks were placed on
+        self.block_masks: dict[tuple[str, str], int] = {}
+        # (pod, container) -> memory type -> NUMA node -> bytes newly reserved
+        self.fresh: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
+        # pod -> mask -> memory type -> bytes an app container may reuse
+        self.reusable: dict[str, dict[int, dict[str, int]]] = {}
+
+    def _reusable(self, pod: Pod, mask: int, kind: str) -> int:
+        return self.reusable.get(pod.name, {}).get(mask, {}).get(kind, 0)
+
+    # --- hints ----------------------------------------------------------
+    def hints(self, pod: Pod, c: Container):
+        if not self.static or not pod.guaranteed:
+            return None
+        return self._calculate(pod, requested(c))
+
+    def pod_hints(self, pod: Pod):
+        if not self.static or not pod.guaranteed:
+            return None
+        return self._calculate(pod, self.pod_request(pod))
+
+    @staticmethod
+    def pod_request(pod: Pod) -> dict[str, int]:
+        demand = pod_level(pod, requested)
+        app_kinds = {k for c in pod.containers for k in requested(c)}
+        return {k: v for k, v in demand.items() if k in app_kinds}
+
+    def _calculate(self, pod: Pod, request: dict[str, int]) -> dict[str, list[TopologyHint]]:
+        st = self.state
+        min_size = len(self.nodes)
+        found: list[int] = []
+        for mask in bitmask.iterate_masks(self.nodes):
+            members = bitmask.bits(mask)
+            single = len(members) == 1
+            if any(sum(st.memory[n][k].allocatable if k in st.memory[n] else 0 for n in members) < size
+                   for k, size in request.items()):
+                continue
+            if len(members) < min_size:
+                min_size = len(members)
+            if single and len(st.cells[members[0]]) > 1:
+                continue
+            if not single and any(
+                st.assignments[n] > 0 and (len(st.cells[n]) == 1 or set(st.cells[n]) != set(members)) for n in members
+            ):
+                continue
+            if any(
+                sum(st.memory[n][k].free if k in st.memory[n] else 0 for n in members) + self._reusable(pod, mask, k) < size
+                for k, size in request.items()
+            ):
+                continue
+            found.append(mask)
+        out: dict[str, list[TopologyHint]] = {}
+        for kind in request:
+            hints = []
+            for mask in found:
+                members = bitmask.bits(mask)
+                reserved = sum(st.memory[n][kind].reserved for n in members if kind in st.memory[n])
+                allocatable = sum(st.memory[n][kind].allocatable for n in members if kind in st.memory[n])
+                hints.append(TopologyHint(mask, mask.bit_count() == min_size, utilisation_score(reserved, allocatable)))
+            if hints:
+                out[kind] = hints
+        return out
+
+    # --- allocation -----------------------------------------------------
+    def _satisfies(self, mask: int, request: dict[str, int]) -> bool:
+        members = bitmask.bits(mask)
+        st = self.state
+        return all(sum(st.memory[n][k].free if k in st.memory[n] else 0 for n in members) >= size
+                   for k, size in request.items())
+
+    def _violates(self, mask: int) -> bool:
+        members = bitmask.bits(mask)
+        if len(members) == 1:
+            return False
+        st = self.state
+        return any(st.assignments[n] > 0 and (len(st.cells[n]) == 1 or set(st.cells[n]) != set(members)) for n in members)
+
+    @staticmethod
+    def _best(hints: list[TopologyHint]) -> TopologyHint:
+        for h in hints:
+            if h.preferred:
+                return h
+        return hints[0]
+
+    def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
+        if not self.static or not pod.guaranteed:
+            return
+        key = (pod.name, c.name)
+        if key in self.blocks:
+            return
+        for other in [p for p in self.reusable if p != pod.name]:
+            del self.reusable[other]
+        request = requested(c)
+        best = hint
+        if best.mask is None:
+            hints = self._calculate(pod, request)
+            if not hints:
+                raise AllocationError(
+                    "[memorymanager] failed to get the default NUMA affinity, no NUMA nodes with enough memory is available"
+                )
+            default = self._best(hints.get(MEMORY) or next(iter(hints.values())))
+            if not default.preferred and hint.preferred:
+                raise AllocationError("[memorymanager] failed to find the default preferred hint")
+            best = default
+        if not self._satisfies(best.mask, request):
+            hints = self._calculate(pod, request)
+            candidates = [h for h in hints.get(MEMORY, []) if h.mask & best.mask == best.mask]
+            if not candidates:
+                raise AllocationError("[memorymanager] failed to find NUMA nodes to extend the current topology hint")
+            extended = self._best(candidates)
+            if not extended.preferred and best.preferred:
+                raise AllocationError("[memorymanager] failed to find the extended preferred hint")
+            best = extended
+        if self._violates(best.mask):
+            raise AllocationError("[memorymanager] preferred hint violates NUMA node allocation")
+        members = bitmask.bits(best.mask)
+        st = self.state
+        placed: dict[str, dict[int, int]] = {}
+        fresh: dict[str, dict[int, int]] = {}
+        for kind, size in request.items():
+            reuse = min(size, self._reusable(pod, best.mask, kind))
+            remaining = size - reuse
+            per_node: dict[int, int] = {}
+            for n in members:
+                st.assignments[n] += 1
+                st.cells[n] = tuple(members)
+                cell = st.memory[n].get(kind)
+                if remaining == 0 or cell is None or cell.free <= 0:
+                    continue
+                take = min(cell.free, remaining)
+                cell.reserved += take
+                remaining -= take
+                per_node[n] = per_node.get(n, 0) + take
+            fresh[kind] = dict(per_node)
+            if reuse:
+                # reused bytes already sit on the mask; show them on its first node
+                per_node[members[0]] = per_node.get(members[0], 0) + reuse
+            placed[kind] = {n: per_node[n] for n in sorted(per_node)}
+        self.blocks[key] = placed
+        self.fresh[key] = fresh
+        self.block_masks[key] = best.mask
+        self._update_reusable(pod, c, best.mask, request)
+
+    def _update_reusable(self, pod: Pod, c: Container, mask: int, request: dict[str, int]) -> None:
+        table = self.reusable.setdefault(pod.name, {})
+        if c.regular_init:
+            per_mask = table.setdefault(mask, {})
+            for kind, size in request.items():
+                if size > per_mask.get(kind, 0):
+                    per_mask[kind] = size
+            return
+        for kind, size in request.items():
+            have = table.get(mask, {}).get(kind, 0)
+            if have:
+                table[mask][kind] = 0 if size >= have else have - size
+
+    def release(self, pod_name: str) -> None:
+        st = self.state
+        for key in [k for k in self.blocks if k[0] == pod_name]:
+            placed = self.blocks.pop(key)
+            members = bitmask.bits(self.block_masks.pop(key))
+            for kind, per_node in self.fresh.pop(key).items():
+                for n, b in per_node.items():
+                    st.memory[n][kind].reserved -= b
+            for _ in placed:
+                for n in members:
+                    st.assignments[n] = max(0, st.assignments[n] - 1)
+        for n in self.nodes:
+            if st.assignments[n] == 0:
+                st.cells[n] = (n,)
+        self.reusable.pop(pod_name, None)
+
+    def container_memory(self, pod_name: str, container: str) -> dict[str, dict[int, int]]:
+        return self.blocks.get((pod_name, container), {})

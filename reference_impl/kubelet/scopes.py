@@ -1,0 +1,83 @@
+"""Topology Manager scopes: where hints are gathered and merged, and in which
+order containers are allocated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hints import TopologyHint
+from .pods import Pod
+from .providers import AllocationError
+
+CONTAINER = "container"
+POD = "pod"
+SCOPES = (CONTAINER, POD)
+
+TOPOLOGY_AFFINITY_ERROR = "TopologyAffinityError"
+TOPOLOGY_AFFINITY_MESSAGE = "Resources cannot be allocated with Topology locality"
+UNEXPECTED_ADMISSION_ERROR = "UnexpectedAdmissionError"
+
+
+@dataclass(frozen=True)
+class AdmitResult:
+    admitted: bool
+    reason: str | None = None
+    message: str | None = None
+
+
+def _unexpected(err: AllocationError) -> AdmitResult:
+    return AdmitResult(False, UNEXPECTED_ADMISSION_ERROR, f"Allocate failed due to {err}, which is unexpected")
+
+
+def _allocate(kubelet, pod: Pod, container) -> AdmitResult | None:
+    for provider in kubelet.providers:
+        try:
+            provider.allocate(pod, container, kubelet.affinity(pod.name, container.name))
+        except AllocationError as err:
+            return _unexpected(err)
+    return None
+
+
+def _merge(kubelet, providers_hints):
+    outcome = kubelet.policy.merge(providers_hints)
+    if outcome.admit and outcome.score_decided:
+        kubelet.metrics.score_selected(kubelet.policy.options.strategy)
+    return outcome
+
+
+def admit_container_scope(kubelet, pod: Pod) -> AdmitResult:
+    """One merge per container, init containers first; each container is
+    allocated before the next one's hints are gathered."""
+    for c in pod.all_containers:
+        outcome = _merge(kubelet, [p.hints(pod, c) for p in kubelet.providers])
+        if not outcome.admit:
+            return AdmitResult(False, TOPOLOGY_AFFINITY_ERROR, TOPOLOGY_AFFINITY_MESSAGE)
+        kubelet.store(pod.name, c.name, outcome.hint)
+        failed = _allocate(kubelet, pod, c)
+        if failed:
+            return failed
+    return AdmitResult(True)
+
+
+def admit_pod_scope(kubelet, pod: Pod) -> AdmitResult:
+    """One merge for the pod; every container gets the same affinity."""
+    outcome = _merge(kubelet, [p.pod_hints(pod) for p in kubelet.providers])
+    if not outcome.admit:
+        return AdmitResult(False, TOPOLOGY_AFFINITY_ERROR, TOPOLOGY_AFFINITY_MESSAGE)
+    for c in pod.all_containers:
+        kubelet.store(pod.name, c.name, outcome.hint)
+        failed = _allocate(kubelet, pod, c)
+        if failed:
+            return failed
+    return AdmitResult(True)
+
+
+def admit_policy_none(kubelet, pod: Pod) -> AdmitResult:
+    """Policy none: no merge and no stored hints; every container is
+    allocated without a NUMA affinity."""
+    for c in pod.all_containers:
+        kubelet.store(pod.name, c.name, TopologyHint(None, False))
+        failed = _allocate(kubelet, pod, c)
+        if failed:
+            return failed
+    return AdmitResult(True)
