@@ -70,16 +70,21 @@ def capacity(input_: Mapping) -> dict:
     leaf_free = {}
     leaf_pods = {}
     for leaf_id, leaf in snap.leaves.items():
+        if not all(feasible.get(n.name, False) for n in leaf.nodes):
+            continue  # excluded for this pod set: it offers nothing
         leaf_free[leaf_id] = leaf.remaining()
+        leaf_free[leaf_id].setdefault("pods", 0)
         if pod_set is not None:
-            ok = all(feasible.get(n.name, False) for n in leaf.nodes) if snap.lowest_is_hostname else True
-            leaf_pods[leaf_id] = count_in(plus_one_pod(pod_set.requests), leaf_free[leaf_id])[0] if ok else 0
+            leaf_pods[leaf_id] = count_in(plus_one_pod(pod_set.requests), leaf_free[leaf_id])[0]
     domains = []
     for level_idx, level in enumerate(snap.levels):
         for domain in sorted(snap.domains_per_level[level_idx].values(), key=lambda d: d.values):
+            leaf_ids = [leaf_id for leaf_id in _leaves_under(domain) if leaf_id in leaf_free]
+            if not leaf_ids:
+                continue
             free: dict[str, int] = {}
             pods = 0
-            for leaf_id in _leaves_under(domain):
+            for leaf_id in leaf_ids:
                 add(free, leaf_free[leaf_id])
                 pods += leaf_pods.get(leaf_id, 0)
             entry = {"level": level, "values": list(domain.values), "free": dict(sorted(free.items()))}
