@@ -1,0 +1,41 @@
+from fractions import Fraction
+
+import pytest
+
+from reference_impl.koordinator import bitmask, cpulist, quantities
+
+
+def test_mask_order_is_width_then_lexicographic():
+    masks = [bitmask.ids(m) for m in bitmask.iterate([0, 1, 2, 3])]
+    assert masks[:4] == [[0], [1], [2], [3]]
+    assert masks[4:10] == [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    assert masks[-1] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("ids, text", [([0], "01"), ([1], "10"), ([0, 1], "11"), ([2], "100"), ([0, 2], "0101")])
+def test_mask_rendering_matches_reason_texts(ids, text):
+    assert bitmask.render(bitmask.from_ids(ids)) == text
+    assert bitmask.render(None) == "<nil>"
+
+
+def test_narrower_is_fewer_nodes_then_lower_value():
+    assert bitmask.is_narrower(bitmask.from_ids([3]), bitmask.from_ids([0, 1]))
+    assert bitmask.is_narrower(bitmask.from_ids([1, 2]), bitmask.from_ids([0, 3]))
+
+
+def test_cpu_lists_round_trip():
+    assert cpulist.parse("0-3,8,10-11") == [0, 1, 2, 3, 8, 10, 11]
+    assert cpulist.render([11, 10, 8, 0, 1, 2, 3]) == "0-3,8,10-11"
+    assert cpulist.parse([3, 1, 1]) == [1, 3]
+    with pytest.raises(cpulist.CPUListError):
+        cpulist.parse("3-1")
+
+
+def test_quantities():
+    assert quantities.parse("8Gi") == 8 * 2**30
+    assert quantities.milli("500m") == 500
+    assert quantities.milli("1.5") == 1500
+    assert quantities.parse("400Gi") == 400 * 2**30
+    assert quantities.parse(2) == Fraction(2)
+    with pytest.raises(quantities.QuantityError):
+        quantities.parse("eight")
