@@ -38,7 +38,7 @@ def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     for key in (ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED):
         if key in a:
             for problem in label_name_problems(a[key]):
-                err(key, "InvalidLabelName", f"Invalid value: {a[key]!r}: {problem}")
+                err(key, "InvalidLabelName", f'Invalid value: "{a[key]}": {problem}')
     if ann.GROUP_NAME in a:
         group = a[ann.GROUP_NAME]
         if group.isascii() and group.isdigit() and int(group) < 2**64:
@@ -94,7 +94,7 @@ def _constraints_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
         return errors
     for i, layer in enumerate(layers):
         for problem in label_name_problems(layer.topology):
-            err(key, "InvalidLabelName", f"[{i}].topology: Invalid value: {layer.topology!r}: {problem}")
+            err(key, "InvalidLabelName", f'[{i}].topology: Invalid value: "{layer.topology}": {problem}')
         if layer.size < 1:
             err(key, "ConstraintSizeTooSmall", f"[{i}].size: must be greater than or equal to 1")
     seen: dict[str, int] = {}
