@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import bitmask, scoring
+from ..numa import bitmask
+from . import scoring
 from .args import Args
 from .device_allocation import Allocated, Usage, allocate_all
 from .device_requests import DeviceRequest
@@ -20,7 +21,7 @@ def _gpu_minors(allocation: dict[str, list[Allocated]]) -> tuple[int, ...]:
 
 def allocate(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args,
              affinity: int | None) -> dict[str, list[Allocated]]:
-    nodes = None if affinity is None else set(bitmask.ids(affinity))
+    nodes = None if affinity is None else set(bitmask.bits(affinity))
     return allocate_all(node, requests, nodes, args, res.joint, res.partition_spec)
 
 
@@ -31,11 +32,11 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
     if not requests or args.disable_device_numa_alignment:
         return None
     numa_ids = sorted({d.numa for d in node.devices if d.numa is not None})
-    full = allocate(node, requests, res, args, bitmask.from_ids(numa_ids) if numa_ids else None)
+    full = allocate(node, requests, res, args, bitmask.from_bits(numa_ids) if numa_ids else None)
     best = _gpu_minors(full)
     feasible: list[tuple[int, int]] = []
-    for mask in bitmask.iterate(numa_ids):
-        members = set(bitmask.ids(mask))
+    for mask in bitmask.iterate_masks(numa_ids):
+        members = set(bitmask.bits(mask))
         if any(sum(1 for d in node.devices if d.type == t and (d.numa is None or d.numa in members)) < r.count
                for t, r in requests.items()):
             continue

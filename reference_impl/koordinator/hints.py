@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import bitmask
+from ..numa import bitmask
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class Hint:
 
     def to_json(self) -> dict:
         return {
-            "affinity": None if self.affinity is None else bitmask.ids(self.affinity),
+            "affinity": None if self.affinity is None else bitmask.bits(self.affinity),
             "preferred": self.preferred,
             "score": self.score,
             "unsatisfied": self.unsatisfied,

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
-from . import bitmask
+from ..numa import bitmask
+from .reason_text import render_mask
 from .hints import Hint, ProviderHints
 
 NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE = "None", "BestEffort", "Restricted", "SingleNUMANode"
@@ -32,7 +33,7 @@ def exclusive_ok(affinity: int | None, exclusive: str | None, statuses: Mapping[
         return False
     if exclusive != EXCLUSIVE_REQUIRED:
         return True
-    nodes = bitmask.ids(affinity)
+    nodes = bitmask.bits(affinity)
     if len(nodes) > 1:
         return not any(statuses.get(n, IDLE) == SINGLE for n in nodes)
     return statuses.get(nodes[0], IDLE) != SHARED
@@ -54,8 +55,8 @@ def _filter_providers(providers: Sequence[ProviderHints]):
                 reasons.append(f"Unsatisfied NUMA {resource}")
             else:
                 lists.append(list(resource_hints))
-                preferred = " ".join(bitmask.render(h.affinity) for h in resource_hints if h.preferred)
-                among = " ".join(bitmask.render(h.affinity) for h in resource_hints if not h.unsatisfied)
+                preferred = " ".join(render_mask(h.affinity) for h in resource_hints if h.preferred)
+                among = " ".join(render_mask(h.affinity) for h in resource_hints if not h.unsatisfied)
                 summary.append(f"{resource} prefer [{preferred}] among [{among}]")
     summary.sort()
     return lists, reasons, summary
@@ -101,7 +102,7 @@ def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses
 def merge(policy: str, numa_nodes: Sequence[int], providers: Sequence[ProviderHints],
           exclusive: str | None = None, statuses: Mapping[int, str] | None = None) -> MergeOutcome:
     statuses = statuses or {}
-    all_nodes = bitmask.from_ids(numa_nodes)
+    all_nodes = bitmask.from_bits(numa_nodes)
     if policy == NONE:
         return MergeOutcome(Hint(None, False), True)
     lists, reasons, summary = _filter_providers(providers)

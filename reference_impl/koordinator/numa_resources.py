@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import bitmask, scoring
+from ..numa import bitmask
+from . import scoring
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
@@ -57,7 +58,7 @@ def _split_share(resource: str, remaining: int, parts: int, res: Resolution, cpu
 
 def split_by_affinity(node: Node, requests: dict[str, int], affinity: int, res: Resolution,
                       available: dict[int, dict[str, int]]) -> dict[int, dict[str, int]]:
-    nodes = bitmask.ids(affinity)
+    nodes = bitmask.bits(affinity)
     per_core = node.cpu_topology.cpus_per_core() if node.cpu_topology else 1
     result: dict[int, dict[str, int]] = {}
     missing = []
@@ -119,7 +120,7 @@ def numa_score(node: Node, args: Args, mask: int, pod_requests: dict[str, int],
                available: dict[int, dict[str, int]]) -> int:
     total: dict[str, int] = {}
     free: dict[str, int] = {}
-    for n in bitmask.ids(mask):
+    for n in bitmask.bits(mask):
         for r, v in node.numa_capacity.get(n, {}).items():
             total[r] = total.get(r, 0) + v
         for r, v in available.get(n, {}).items():
@@ -138,13 +139,13 @@ def hints(node: Node, pod: Pod, res: Resolution, args: Args) -> dict[str, list[H
     lacking = {r: {n for n, a in available.items() if a.get(r, 0) == 0} for r in requests}
     names = [r for r in requests if any(r in cap for cap in node.numa_capacity.values())]
     found: dict[str, list[tuple[int, int]]] = {r: [] for r in names}
-    for mask in bitmask.iterate(node.numa_ids):
+    for mask in bitmask.iterate_masks(node.numa_ids):
         score = numa_score(node, args, mask, requests, available)
         try:
             allocate(node, pod, res, mask)
         except Refusal:
             continue
-        nodes = set(bitmask.ids(mask))
+        nodes = set(bitmask.bits(mask))
         if any(nodes & lacking[r] for r in names):
             continue
         for r in names:

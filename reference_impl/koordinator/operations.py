@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidInput
-from . import bitmask, cpulist, merge as merge_mod, numa_resources, topology
+from ..numa import bitmask
+from . import cpulist, merge as merge_mod, numa_resources, topology
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .device_requests import on_node, parse_requests
@@ -50,7 +51,7 @@ def _hint(spec, where: str) -> Hint:
     if affinity is not None:
         if not isinstance(affinity, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in affinity):
             raise InvalidInput(where + "/affinity", "expected a list of NUMA ids or null")
-        affinity = bitmask.from_ids(affinity)
+        affinity = bitmask.from_bits(affinity)
     return Hint(affinity, bool(spec.get("preferred", False)), int(spec.get("score", 0)),
                 bool(spec.get("unsatisfied", False)))
 
@@ -78,7 +79,7 @@ def op_merge(input_: Mapping) -> dict:
     outcome = merge_mod.merge(policy, numa_nodes, providers, exclusive, statuses)
     h = outcome.hint
     return {
-        "affinity": None if h.affinity is None else bitmask.ids(h.affinity),
+        "affinity": None if h.affinity is None else bitmask.bits(h.affinity),
         "preferred": h.preferred,
         "unsatisfied": h.unsatisfied,
         "score": h.score,
@@ -144,7 +145,7 @@ def op_score(input_: Mapping) -> dict:
             pod_numa = numa_resources.pod_numa_requests(node, pod)
             available = numa_resources.available_numa(node, decision.resolution)
             row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)
-                                 for m in bitmask.iterate(node.numa_ids)}
+                                 for m in bitmask.iterate_masks(node.numa_ids)}
             try:
                 requests = on_node(node, parse_requests(pod, decision.resolution.device_hints),
                                    decision.resolution.device_hints)

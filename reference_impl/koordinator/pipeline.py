@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import bitmask, cpulist, deviceshare, numa_resources
+from ..numa import bitmask
+from . import cpulist, deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
 from .device_allocation import Allocated
@@ -122,4 +123,4 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
 
 
 def mask_key(mask: int) -> str:
-    return ",".join(str(i) for i in bitmask.ids(mask))
+    return ",".join(str(i) for i in bitmask.bits(mask))

@@ -1,6 +1,6 @@
 """The topology manager merge: upstream's table cases and the document's rules."""
 
-from reference_impl.koordinator import bitmask
+from reference_impl.numa import bitmask
 from reference_impl.koordinator.hints import Hint
 from reference_impl.koordinator.merge import exclusive_ok, merge
 
@@ -8,7 +8,7 @@ from .helpers import run
 
 
 def m(*ids):
-    return bitmask.from_ids(ids)
+    return bitmask.from_bits(ids)
 
 
 def test_restricted_rejects_disagreeing_resources_with_upstream_reason():

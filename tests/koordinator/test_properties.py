@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from reference_impl.koordinator import bitmask, topology
+from reference_impl.koordinator import topology
+from reference_impl.numa import bitmask
 from reference_impl.koordinator.cpu_accumulator import take_cpus
 from reference_impl.koordinator.hints import Hint
 from reference_impl.koordinator.merge import merge
@@ -135,7 +136,7 @@ def test_exclusive_pods_keep_apart_when_a_numa_node_allows_it(machine, data):
         assert not {topo.cpus[c].node for c in chosen} & {topo.cpus[c].node for c in taken}
 
 
-masks4 = st.sets(st.integers(0, 3), min_size=1).map(bitmask.from_ids)
+masks4 = st.sets(st.integers(0, 3), min_size=1).map(bitmask.from_bits)
 hint_st = st.builds(Hint, st.one_of(st.none(), masks4), st.booleans(), st.integers(0, 600))
 provider_st = st.one_of(st.none(), st.dictionaries(st.sampled_from(["cpu", "memory", "gpu"]),
                                                    st.one_of(st.none(), st.lists(hint_st, max_size=4)), max_size=2))
@@ -160,7 +161,7 @@ def test_the_merged_hint_never_violates_the_policy(policy, providers, exclusive,
         # An admitted hint sits inside every non-nil affinity it was merged from... so it is narrower
         # than or equal to all NUMA nodes and, under Required exclusivity, respects the statuses.
         if exclusive == "Required":
-            nodes = bitmask.ids(h.affinity)
+            nodes = bitmask.bits(h.affinity)
             if len(nodes) > 1:
                 assert not any(statuses.get(n) == "single" for n in nodes)
             else:
