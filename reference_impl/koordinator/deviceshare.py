@@ -32,6 +32,9 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
     if not requests or args.disable_device_numa_alignment:
         return None
     numa_ids = sorted({d.numa for d in node.devices if d.numa is not None})
+    if not numa_ids:
+        # Devices without NUMA placement cannot constrain the alignment.
+        return None
     full = allocate(node, requests, res, args, bitmask.from_bits(numa_ids) if numa_ids else None)
     best = _gpu_minors(full)
     feasible: list[tuple[int, int]] = []
