@@ -11,13 +11,13 @@ def h(bits, preferred=True, score=0) -> TopologyHint:
     return TopologyHint(None if bits is None else bitmask.from_bits(bits), preferred, score)
 
 
-def guaranteed(name, cpu=None, memory="1Gi", **extra):
+def guaranteed(name, cpu=None, memory="1Gi", extra=None):
     res = {}
     if cpu is not None:
         res["cpu"] = str(cpu)
     if memory is not None:
         res["memory"] = memory
-    res.update({k.replace("_", "/"): str(v) for k, v in extra.items()})
+    res.update({k: str(v) for k, v in (extra or {}).items()})
     return {"name": name, "resources": {"requests": dict(res), "limits": dict(res)}}
 
 
