@@ -52,7 +52,10 @@ def _hint(spec, where: str) -> Hint:
         if not isinstance(affinity, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in affinity):
             raise InvalidInput(where + "/affinity", "expected a list of NUMA ids or null")
         affinity = bitmask.from_bits(affinity)
-    return Hint(affinity, bool(spec.get("preferred", False)), int(spec.get("score", 0)),
+    score = spec.get("score", 0)
+    if not isinstance(score, int) or isinstance(score, bool):
+        raise InvalidInput(where + "/score", "expected an integer")
+    return Hint(affinity, bool(spec.get("preferred", False)), score,
                 bool(spec.get("unsatisfied", False)))
 
 
@@ -66,7 +69,12 @@ def op_merge(input_: Mapping) -> dict:
     if not isinstance(numa_nodes, list) or not numa_nodes:
         raise InvalidInput("numaNodes", "expected a non-empty list of NUMA ids")
     exclusive = input_.get("singleNUMANodeExclusive") or None
-    statuses = {int(k): v for k, v in (input_.get("numaNodeStatus") or {}).items()}
+    try:
+        statuses = {int(k): v for k, v in (input_.get("numaNodeStatus") or {}).items()}
+    except (TypeError, ValueError, AttributeError):
+        raise InvalidInput("numaNodeStatus", "expected a mapping of NUMA id to idle / shared / single") from None
+    if any(v not in (merge_mod.IDLE, merge_mod.SHARED, merge_mod.SINGLE) for v in statuses.values()):
+        raise InvalidInput("numaNodeStatus", "statuses are idle, shared or single")
     providers = []
     for i, p in enumerate(input_.get("providers") or []):
         if p is None:
@@ -173,7 +181,11 @@ def op_cpuset(input_: Mapping) -> dict:
         reserved = set(cpulist.parse(input_.get("reservedCPUs")))
         held: dict[int, str] = {}
         for i, a in enumerate(input_.get("allocated") or []):
+            if not isinstance(a, Mapping):
+                raise InvalidInput(f"allocated/{i}", "expected {cpuset, cpuExclusivePolicy}")
             for c in cpulist.parse(a.get("cpuset")):
+                if c not in topo.cpus:
+                    raise InvalidInput(f"allocated/{i}/cpuset", f"CPU {c} is not in the topology")
                 held[c] = a.get("cpuExclusivePolicy") or "None"
     except cpulist.CPUListError as exc:
         raise InvalidInput("allocated", str(exc)) from None
