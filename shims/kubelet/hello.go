@@ -1,0 +1,72 @@
+package main
+
+import (
+	"runtime/debug"
+	"sort"
+)
+
+// upstreamVersion is the k8s.io/kubernetes release this binary links. build.sh
+// sets it for builds against a local checkout; otherwise it is read from the
+// module's build information.
+var upstreamVersion = ""
+
+const upstreamModule = "k8s.io/kubernetes"
+
+// releaseFeatures are the vocabulary entries (fixtures/features/kubelet.yaml)
+// that the pinned release implements. KEP-6007 (hint scores, allocation
+// strategy, score weights, their metrics, the preferred-first merge) is in no
+// release; a build with the kep6007 tag adds what that branch provides.
+var releaseFeatures = []string{
+	"kubelet.merge",
+	"kubelet.policy.none",
+	"kubelet.policy.best-effort",
+	"kubelet.policy.restricted",
+	"kubelet.policy.single-numa-node",
+	"kubelet.scope.container",
+	"kubelet.scope.pod",
+	"kubelet.option.prefer-closest-numa-nodes",
+	"kubelet.option.max-allowable-numa-nodes",
+	"kubelet.option.validation",
+	"kubelet.gates.policy-options",
+	"kubelet.provider.cpu",
+	"kubelet.provider.memory",
+	"kubelet.provider.device",
+	"kubelet.init-containers",
+	"kubelet.metrics.admission",
+}
+
+func linkedVersion() string {
+	if upstreamVersion != "" {
+		return upstreamVersion
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == upstreamModule {
+				if dep.Replace != nil && dep.Replace.Version != "" {
+					return dep.Replace.Version
+				}
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
+func helloMessage() map[string]any {
+	features := append(append([]string{}, releaseFeatures...), kep6007Features...)
+	sort.Strings(features)
+	return map[string]any{
+		"protocol": 1,
+		"implementation": map[string]any{
+			"name":     "kubelet",
+			"version":  linkedVersion(),
+			"language": "go",
+			"homepage": "https://github.com/kubernetes/kubernetes",
+			"source":   upstreamModule + "@" + linkedVersion() + " pkg/kubelet/cm/topologymanager, cpumanager, memorymanager, devicemanager",
+		},
+		"capabilities": map[string]any{
+			"components": []string{"kubelet"},
+			"features":   features,
+		},
+	}
+}
