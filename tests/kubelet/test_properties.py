@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import pathlib
+
+import jsonschema
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -220,9 +224,18 @@ def scenarios(draw):
     return cfg, node, pods
 
 
+_ROOT = pathlib.Path(__file__).resolve().parents[2] / "schemas" / "operations" / "kubelet"
+_INPUT = jsonschema.Draft202012Validator(json.loads((_ROOT / "admit.input.json").read_text()))
+_RESULT = jsonschema.Draft202012Validator(json.loads((_ROOT / "admit.result.json").read_text()))
+
+
 def run_scenario(cfg, node, pods, remove=()):
     events = [{"admit": p} for p in pods] + [{"remove": name} for name in remove]
-    return admit({"featureGates": {"TopologyManagerPolicyAlphaOptions": True}, "kubeletConfiguration": cfg, "node": node, "events": events})
+    input_ = {"featureGates": {"TopologyManagerPolicyAlphaOptions": True}, "kubeletConfiguration": cfg, "node": node, "events": events}
+    _INPUT.validate(input_)
+    result = admit(input_)
+    _RESULT.validate(result)
+    return result
 
 
 @settings(max_examples=60)
