@@ -5,7 +5,7 @@ score, joint allocation and GPU partitions."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import annotations as ann
 from . import partitions, scoring, selectors
@@ -132,14 +132,14 @@ def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage,
             continue
         if best is None or best[1] < r[1] or (best[1] == r[1] and best[2] < r[2]):
             best = r
-        elif request.shared and best[1] == r[1] and best[2] == r[2] and best[3] < r[3]:
+        elif _one_share(request) and best[1] == r[1] and best[2] == r[2] and best[3] < r[3]:
             best = r
     if best is not None:
         return best
     if required_level > scope.level:
         return None
     fitting = [d for d in sorted(scope.devices, key=lambda d: d.minor) if d.minor in ok]
-    if request.shared:
+    if _one_share(request):
         if not fitting:
             return None
         top = max(fitting, key=lambda d: (device_score(args, d, usage, request.per_device), -d.minor))
@@ -147,6 +147,11 @@ def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage,
     if len(fitting) < request.count:
         return None
     return fitting[:request.count], depth, not_empty, 0
+
+
+def _one_share(request: DeviceRequest) -> bool:
+    """A share of a single device: the scope walk then picks the best-scored device."""
+    return request.shared and request.count == 1
 
 
 def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) -> list[Allocated]:
@@ -196,25 +201,22 @@ def _partition_choice(node: Node, request: DeviceRequest, cands: list[Device], u
 
 
 def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage, args: Args,
-                  spec: ann.GPUPartitionSpec | None, only_pcie: str | None = None,
-                  prefer_pcie: set[str] | None = None) -> list[Allocated]:
+                  spec: ann.GPUPartitionSpec | None, prefer_pcie: set[str] | None = None) -> list[Allocated]:
     cands = candidates(node, request, affinity, usage)
-    if only_pcie is not None:
-        cands = [d for d in cands if d.pcie == only_pcie]
     scope = request.hint.scope
     if scope == "Device" and request.count > 1:
         raise Refusal("InsufficientTopologyScopedDevices",
                       f"Insufficient Topology Scoped {request.type} Devices: scope Device holds one device", "Filter")
-    chosen = _partition_choice(node, request, cands, usage, spec) if only_pcie is None else None
+    chosen = _partition_choice(node, request, cands, usage, spec)
     if chosen is None and (scope or (request.type == "gpu" and prefer_pcie is None)):
         in_reach = [d for d in node.devices if d.type == request.type and d.healthy
-                    and _in_affinity(d, affinity) and (only_pcie is None or d.pcie == only_pcie)]
+                    and _in_affinity(d, affinity)]
         tree = _tree(in_reach, scope == "Device")
         if tree is None:
             if scope:
                 raise Refusal("InsufficientTopologyScopedDevices", "node(s) missing GPU Device Topology Tree"
                               if request.type == "gpu" else f"node(s) missing {request.type} Device Topology", "Filter")
-        elif not (request.shared and request.count > 1):
+        else:
             found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
                               SCOPE_LEVEL.get(scope, 0), 0, 0)
             if found is None:
@@ -253,22 +255,6 @@ def _round_robin(ordered: list[Device], prefer: set[str]) -> list[Device]:
     return out + rest
 
 
-def _pcie_order(node: Node, types: Iterable[str], affinity: set[int] | None) -> list[str]:
-    seen: dict[str, tuple] = {}
-    for d in node.devices:
-        if d.type in types and d.pcie is not None and _in_affinity(d, affinity):
-            key = (d.numa is None, d.numa if d.numa is not None else 0, d.pcie)
-            seen[d.pcie] = min(seen.get(d.pcie, key), key)
-    return sorted(seen, key=lambda p: seen[p])
-
-
-def _copy(usage: Usage) -> Usage:
-    clone = Usage.__new__(Usage)
-    clone.used = dict(usage.used)
-    clone.vfs = set(usage.vfs)
-    return clone
-
-
 def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[int] | None, args: Args,
                  joint: ann.JointAllocate | None, spec: ann.GPUPartitionSpec | None) -> dict[str, list[Allocated]]:
     usage = Usage(node)
@@ -281,25 +267,17 @@ def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[i
         primary = joint_types[0]
         if not candidates(node, requests[primary], affinity, usage):
             raise Refusal("InsufficientPrimaryDevice", "node(s) Insufficient primary device", "Filter")
-        if joint.scope == "SamePCIe":
-            done = None
-            for pcie in _pcie_order(node, joint_types, affinity):
-                trial = _copy(usage)
-                try:
-                    got = {t: allocate_type(node, requests[t], affinity, trial, args, spec, only_pcie=pcie)
-                           for t in joint_types}
-                except Refusal:
-                    continue
-                done, usage = got, trial
-                break
-            if done is None:
+        result[primary] = allocate_type(node, requests[primary], affinity, usage, args, spec)
+        pcies = {a.device.pcie for a in result[primary]}
+        for t in joint_types[1:]:
+            request = requests[t]
+            if joint.scope == "SamePCIe":
+                # One secondary device at least under every switch the primary devices use,
+                # and none elsewhere.
+                request = replace(request, count=max(request.count, len(pcies)))
+            result[t] = allocate_type(node, request, affinity, usage, args, spec, prefer_pcie=pcies)
+            if joint.scope == "SamePCIe" and {a.device.pcie for a in result[t]} != pcies:
                 raise Refusal("JointAllocateViolation", "node(s) Device Joint-Allocate rules violation", "Filter")
-            result.update(done)
-        else:
-            result[primary] = allocate_type(node, requests[primary], affinity, usage, args, spec)
-            pcies = {a.device.pcie for a in result[primary]}
-            for t in joint_types[1:]:
-                result[t] = allocate_type(node, requests[t], affinity, usage, args, spec, prefer_pcie=pcies)
     for t, request in requests.items():
         if t in result:
             continue

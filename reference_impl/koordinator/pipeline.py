@@ -113,7 +113,9 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         allocation = numa_resources.allocate(node, pod, res, affinity)
         d.numa, d.cpuset = allocation.numa, allocation.cpuset
         if requests:
-            d.devices = deviceshare.allocate(node, requests, res, args, affinity)
+            # Without alignment DeviceShare's Allocate ignores the NUMA decision altogether.
+            device_affinity = None if args.disable_device_numa_alignment else affinity
+            d.devices = deviceshare.allocate(node, requests, res, args, device_affinity)
         return d
     except Refusal as exc:
         d.fits, d.reason, d.message = False, exc.reason, exc.message
