@@ -212,3 +212,26 @@ def test_bad_device_requests():
     assert out["reason"] == "InvalidDeviceRequest"
     out = run("filter", {"node": node(), "pod": pod(cpu=None, memory=None, **{"nvidia.com/gpu": "1"})})
     assert out["reason"] == "InsufficientDevices" and out["message"] == "Insufficient gpu devices"
+
+
+def test_same_pcie_pairs_a_nic_with_every_primary_switch():
+    joint = {JOINT: {"deviceTypes": ["gpu", "rdma"], "requiredScope": "SamePCIe"}}
+    out = run("filter", {"node": gpu_node(),
+                         "pod": pod(cpu=None, memory=None, annotations=joint, **{"nvidia.com/gpu": "4", "koordinator.sh/rdma": "1"})})
+    assert [d["minor"] for d in out["devices"]["gpu"]] == [0, 1, 2, 3]
+    assert [d["minor"] for d in out["devices"]["rdma"]] == [0, 1]
+
+
+def test_same_pcie_does_not_search_other_switches():
+    placed = [{"name": "r", "devices": {"rdma": [{"minor": 0, "percent": 100}]}}]
+    joint = {JOINT: {"deviceTypes": ["gpu", "rdma"], "requiredScope": "SamePCIe"}}
+    out = run("filter", {"node": gpu_node(pods=placed),
+                         "pod": pod(cpu=None, memory=None, annotations=joint, **{"nvidia.com/gpu": "1", "koordinator.sh/rdma": "1"})})
+    assert out["reason"] == "JointAllocateViolation"
+
+
+def test_without_alignment_devices_ignore_the_numa_decision():
+    placed = [{"name": "g", "devices": {"gpu": [0, 1, 2, 3]}}]
+    out = run("filter", {"node": gpu_node(pods=placed), "pod": pod(annotations=SN, **{"nvidia.com/gpu": "1"}),
+                         "args": {"deviceShare": {"disableDeviceNUMATopologyAlignment": True}}})
+    assert out["fits"] and out["hint"]["affinity"] == [0] and out["devices"]["gpu"][0]["minor"] == 4
