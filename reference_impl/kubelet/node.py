@@ -143,7 +143,10 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
     for cells in memory.values():
         for t in types:
             cells.setdefault(t, MemoryCell(0))
-    for res, n in (raw.get("devicesWithoutTopology") or {}).items():
+    loose = raw.get("devicesWithoutTopology") or {}
+    if not isinstance(loose, Mapping):
+        raise InvalidInput("node/devicesWithoutTopology", "must map a resource name to a device count")
+    for res, n in loose.items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise InvalidInput(f"node/devicesWithoutTopology/{res}", "must be a device count")
         table = device_node.setdefault(res, {})
@@ -152,6 +155,13 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
             table[f"{res}-x-{k:04d}"] = None
 
     distances = raw.get("distances")
+    if distances is not None and not (
+        isinstance(distances, list)
+        and len(distances) == len(ids)
+        and all(isinstance(row, list) and len(row) == len(ids)
+                and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in row) for row in distances)
+    ):
+        raise InvalidInput("node/distances", "a square matrix of non-negative integers, one row per NUMA node")
     try:
         numa = NUMAInfo.build(ids, distances)
     except ValueError as exc:
@@ -186,7 +196,8 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
         raise InvalidInput("node/allocated", "must be a list")
     for i, entry in enumerate(entries):
         f = f"node/allocated/{i}"
-        if not isinstance(entry, Mapping) or entry.get("numa") not in state.memory:
+        nid = entry.get("numa") if isinstance(entry, Mapping) else None
+        if not isinstance(nid, int) or isinstance(nid, bool) or nid not in state.memory:
             raise InvalidInput(f"{f}/numa", "must name a NUMA node of the node")
         nid = entry["numa"]
         cpus = _count_or_list(entry.get("cpus", 0), f"{f}/cpus")
@@ -213,7 +224,12 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
                 touched_memory = touched_memory or n > 0
         if touched_memory:
             state.assignments[nid] += 1
-        for res, n in (entry.get("devices") or {}).items():
+        devices = entry.get("devices") or {}
+        if not isinstance(devices, Mapping):
+            raise InvalidInput(f"{f}/devices", "must map a resource name to a device count")
+        for res, n in devices.items():
+            if res not in state.device_node:
+                raise InvalidInput(f"{f}/devices/{res}", f"the node has no {res}")
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise InvalidInput(f"{f}/devices/{res}", "must be a device count")
             free = sorted(d for d, node in state.device_node.get(res, {}).items()

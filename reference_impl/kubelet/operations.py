@@ -157,10 +157,10 @@ MEMORY_POLICIES = {"Static": True, "None": False}
 def admit(input_: Mapping[str, Any]) -> dict:
     config = _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration")
     cpu_policy = config.get("cpuManagerPolicy", "static")
-    if cpu_policy not in CPU_POLICIES:
+    if not isinstance(cpu_policy, str) or cpu_policy not in CPU_POLICIES:
         raise InvalidInput("kubeletConfiguration/cpuManagerPolicy", "static or none")
     memory_policy = config.get("memoryManagerPolicy", "Static")
-    if memory_policy not in MEMORY_POLICIES:
+    if not isinstance(memory_policy, str) or memory_policy not in MEMORY_POLICIES:
         raise InvalidInput("kubeletConfiguration/memoryManagerPolicy", "Static or None")
     node_raw = input_.get("node")
     state = build_node(_mapping(node_raw, "node"), config.get("reservedSystemCPUs"))

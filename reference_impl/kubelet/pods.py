@@ -116,6 +116,9 @@ def qos_class(containers: tuple[Container, ...]) -> str:
 def parse_pod(raw: object, field: str) -> Pod:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
         raise InvalidInput(field, "a pod needs a name")
+    for key in ("initContainers", "containers"):
+        if not isinstance(raw.get(key) or [], list):
+            raise InvalidInput(f"{field}/{key}", "must be a list of containers")
     inits = tuple(_container(c, f"{field}/initContainers/{i}", True) for i, c in enumerate(raw.get("initContainers") or []))
     apps = tuple(_container(c, f"{field}/containers/{i}", False) for i, c in enumerate(raw.get("containers") or []))
     names = [c.name for c in inits + apps]
