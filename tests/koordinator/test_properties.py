@@ -196,3 +196,40 @@ def test_most_and_least_allocated_rank_nodes_oppositely(cpu_a, cpu_b):
                             "args": {"nodeNUMAResource": {"scoringStrategy": {"type": strategy}}}})
         best[strategy] = out["best"]
     assert best["MostAllocated"] != best["LeastAllocated"]
+
+
+@st.composite
+def device_nodes(draw):
+    numa = draw(st.integers(1, 2))
+    per_numa = draw(st.sampled_from([2, 4]))
+    devices = []
+    for n in range(numa):
+        for i in range(per_numa):
+            devices.append({"type": "gpu", "minor": n * per_numa + i, "numaNode": n, "pcie": f"p{n}{i // 2}"})
+        devices.append({"type": "rdma", "minor": n, "numaNode": n, "pcie": f"p{n}0"})
+    minors = [d["minor"] for d in devices if d["type"] == "gpu"]
+    busy = draw(st.lists(st.sampled_from(minors), unique=True, max_size=len(minors)))
+    return node(numa=numa, devices=devices, pods=[{"name": "busy", "devices": {"gpu": busy}}] if busy else []), busy
+
+
+@given(device_nodes(), st.sampled_from(POLICIES), st.integers(1, 4), st.booleans(), st.booleans())
+def test_devices_stay_inside_the_merged_affinity(machine, policy, count, joint, same_pcie):
+    n, busy = machine
+    annotations = {NUMA_SPEC: {"numaTopologyPolicy": policy}}
+    if joint:
+        annotations["scheduling.koordinator.sh/device-joint-allocate"] = {
+            "deviceTypes": ["gpu", "rdma"], **({"requiredScope": "SamePCIe"} if same_pcie else {})}
+    out = run("filter", {"node": n, "pod": pod(cpu="1", memory="1Gi", annotations=annotations,
+                                               **{"nvidia.com/gpu": str(count), "koordinator.sh/rdma": "1"})})
+    if not out["fits"]:
+        return
+    gpus = [d["minor"] for d in out["devices"]["gpu"]]
+    assert len(gpus) == count and not set(gpus) & set(busy)
+    numa_of = {d["minor"]: d["numaNode"] for d in n["devices"] if d["type"] == "gpu"}
+    affinity = out["hint"]["affinity"]
+    if affinity is not None:
+        assert {numa_of[m] for m in gpus} <= set(affinity)
+        assert {d["minor"] for d in out["devices"]["rdma"]} <= set(affinity)   # one NIC per NUMA node, minor = NUMA id
+    if joint and same_pcie:
+        pcie_of = {(d["type"], d["minor"]): d["pcie"] for d in n["devices"]}
+        assert {pcie_of[("rdma", d["minor"])] for d in out["devices"]["rdma"]} == {pcie_of[("gpu", m)] for m in gpus}
