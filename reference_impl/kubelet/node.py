@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
@@ -59,9 +59,6 @@ class NodeState:
     assignments: dict[int, int]
     device_node: dict[str, dict[str, int | None]]   # resource -> device id -> NUMA node (None: no topology)
     allocated_devices: dict[str, set[str]]
-    has_distances: bool = False
-    memory_types: tuple[str, ...] = (MEMORY,)
-    baseline_cpus: set[int] = field(default_factory=set)
 
     def allocatable_cpus(self, mask_nodes: Sequence[int]) -> int:
         return sum(1 for n in mask_nodes for c in self.cpus_by_node[n] if c not in self.reserved_cpus)
@@ -70,12 +67,6 @@ class NodeState:
         return sum(
             1 for n in mask_nodes for c in self.cpus_by_node[n] if c not in self.reserved_cpus and c not in self.free_cpus
         )
-
-    def available_cpus(self) -> set[int]:
-        return self.free_cpus
-
-    def device_resources(self) -> set[str]:
-        return set(self.device_node)
 
 
 def _count_or_list(raw: object, field_name: str) -> int | list[int]:
@@ -182,8 +173,6 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         assignments={n: 0 for n in ids},
         device_node=device_node,
         allocated_devices={res: set() for res in device_node},
-        has_distances=distances is not None,
-        memory_types=tuple(sorted(types)),
     )
     _apply_baseline(state, raw.get("allocated") or [])
     return state
@@ -212,7 +201,6 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
                 if state.cpu_node.get(c) != nid or c not in state.free_cpus:
                     raise InvalidInput(f"{f}/cpus", f"cpu {c} is not a free allocatable cpu of NUMA node {nid}")
         state.free_cpus.difference_update(take)
-        state.baseline_cpus.update(take)
         touched_memory = False
         for key, q in entry.items():
             if key == MEMORY or is_hugepages(key):

@@ -15,16 +15,13 @@ from reference_impl.kubelet.hints import TopologyHint
 from reference_impl.kubelet.merge import (
     MergeSettings,
     aggregate,
-    filter_providers_hints,
     merge_exhaustive,
-    merge_lists,
 )
 from reference_impl.kubelet.merge_fast import merge_fast
 from reference_impl.kubelet.merge_preferred import merge_preferred
 from reference_impl.kubelet.operations import admit
 from reference_impl.kubelet.options import PolicyOptions
 from reference_impl.kubelet.policies import BEST_EFFORT, FULL, PREFERRED_FIRST, RESTRICTED, SINGLE_NUMA_NODE, Policy
-from reference_impl.numa import bitmask
 from reference_impl.numa.numa_info import NUMAInfo
 
 RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "example.com/nic")
