@@ -136,6 +136,18 @@ def test_init_container_cpus_are_reused_but_sidecars_are_not():
     assert r["allocation"]["0"]["cpus"] == 6
 
 
+def test_a_sidecar_keeps_cpus_it_took_from_a_finished_init_container():
+    node = {"numaNodes": nodes(1, 8, "16Gi")}
+    side = dict(guaranteed("side", cpu=2), restartPolicy="Always")
+    p = pod("p", guaranteed("app", cpu=4), init=[guaranteed("init", cpu=2), side])
+    r = run(config("single-numa-node"), node, p)
+    init, side_c, app = r["pods"][0]["containers"]
+    # the sidecar reuses the init container's CPUs 0-1; the app may not take them again
+    assert side_c["cpuIDs"] == init["cpuIDs"] == [0, 1]
+    assert app["cpuIDs"] == [2, 3, 4, 5]
+    assert r["allocation"]["0"]["cpus"] == 6
+
+
 def test_pod_scope_demand_is_max_of_init_peak_and_long_running():
     node = {"numaNodes": nodes(2, 8, "16Gi")}
     # init 6, apps 3 + 3: demand max(6, 6) = 6 fits one node

@@ -115,7 +115,8 @@ class CPUManager:
         self.assignments[key] = taken
         if c.regular_init:
             reusable.update(taken)
-        elif not c.init:
+        else:
+            # app containers and sidecars keep what they took
             reusable.difference_update(taken)
 
     def _take(self, cpus: list[int], n: int) -> list[int]:
