@@ -105,7 +105,7 @@ def parse_constraints(text: str) -> list[SliceLayer]:
     if data is None:
         return []
     if not isinstance(data, list):
-        raise ConstraintsError(f"json: cannot unmarshal {_json_kind(data)} into Go value of type "
+        raise ConstraintsError(f"json: cannot unmarshal {_json_kind(data, False)} into Go value of type "
                                "[]v1beta2.PodsetSliceRequiredTopologyConstraint")
     layers = []
     for entry in data:
@@ -113,13 +113,13 @@ def parse_constraints(text: str) -> list[SliceLayer]:
             layers.append(SliceLayer("", 0))
             continue
         if not isinstance(entry, dict):
-            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(entry)} into Go value of type "
+            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(entry, False)} into Go value of type "
                                    "v1beta2.PodsetSliceRequiredTopologyConstraint")
         found, topology = _field(entry, "topology")
         if not found or topology is None:
             topology = ""
         elif not isinstance(topology, str):
-            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(topology)} into Go struct field "
+            raise ConstraintsError(f"json: cannot unmarshal {_json_kind(topology, False)} into Go struct field "
                                    "PodsetSliceRequiredTopologyConstraint.topology of type string")
         found, size = _field(entry, "size")
         if not found or size is None:
@@ -131,11 +131,12 @@ def parse_constraints(text: str) -> list[SliceLayer]:
     return layers
 
 
-def _json_kind(value) -> str:
+def _json_kind(value, into_number: bool = True) -> str:
+    # encoding/json quotes the number only when the target is numeric
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):
-        return f"number {json.dumps(value)}"
+        return f"number {json.dumps(value)}" if into_number else "number"
     if isinstance(value, str):
         return "string"
     if isinstance(value, list):

@@ -10,7 +10,7 @@ _SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a
 NAME_RULE = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
              "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
              "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
-QUALIFIED_RULE = ("a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start "
+QUALIFIED_RULE = ("a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start "
                   "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
                   "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS "
                   "subdomain prefix and '/' (e.g. 'example.com/MyName')")
@@ -22,30 +22,24 @@ SUBDOMAIN_RULE = ("prefix part a lowercase RFC 1123 subdomain must consist of lo
 
 def label_name_problems(value: str) -> list[str]:
     parts = value.split("/")
+    problems: list[str] = []
     if len(parts) == 1:
         name = parts[0]
     elif len(parts) == 2:
         prefix, name = parts
-        problems = []
         if not prefix:
             problems.append("prefix part must be non-empty")
         else:
             if len(prefix) > 253:
-                problems.append("prefix part must be no more than 253 characters")
+                problems.append("prefix part must be no more than 253 bytes")
             if not _SUBDOMAIN.match(prefix):
                 problems.append(SUBDOMAIN_RULE)
-        return problems + _name_problems(name)
     else:
         return [QUALIFIED_RULE]
-    return _name_problems(name)
-
-
-def _name_problems(name: str) -> list[str]:
     if not name:
-        return ["name part must be non-empty"]
-    problems = []
-    if len(name) > 63:
-        problems.append("name part must be no more than 63 characters")
+        problems.append("name part must be non-empty")
+    elif len(name.encode()) > 63:
+        problems.append("name part must be no more than 63 bytes")
     if not _NAME.match(name):
         problems.append(NAME_RULE)
     return problems
