@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/component-base/featuregate"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 )
 
 // pristineGates is the process-wide mutable default feature gate as the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
 
@@ -24,3 +25,5 @@ func initState() {
 type stderrWriter struct{}
 
 func (stderrWriter) Write(p []byte) (int, error) { return os.Stderr.Write(p) }
+
+func loggerFrom(ctx context.Context) klog.Logger { return klog.FromContext(ctx) }

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	cadvisorapi "github.com/google/cadvisor/lib/model"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/cpuset"
+)
+
+// The node as the admit contract describes it.
+type numaNodeSpec struct {
+	ID        int
+	CPUs      []int
+	Memory    int64
+	HugePages map[string]int64 // "hugepages-1Gi" -> bytes
+	Devices   map[string]int
+}
+
+type allocatedSpec struct {
+	NUMA      int
+	CPUCount  int
+	CPUIDs    []int
+	Memory    int64
+	HugePages map[string]int64
+	Devices   map[string]int
+}
+
+type nodeSpec struct {
+	NUMANodes              []numaNodeSpec
+	Distances              [][]uint64
+	DevicesWithoutTopology map[string]int
+	Allocated              []allocatedSpec
+}
+
+// quantityBytes reads a Kubernetes quantity written as a string or a number.
+func quantity(raw json.RawMessage) (resource.Quantity, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		var n json.Number
+		if err2 := json.Unmarshal(raw, &n); err2 != nil {
+			return resource.Quantity{}, fmt.Errorf("not a quantity: %s", raw)
+		}
+		s = n.String()
+	}
+	return resource.ParseQuantity(s)
+}
+
+func quantityBytes(raw json.RawMessage) (int64, error) {
+	q, err := quantity(raw)
+	if err != nil {
+		return 0, err
+	}
+	return q.Value(), nil
+}
+
+// cpuField is a count (ids assigned later) or an explicit list of ids.
+func cpuField(raw json.RawMessage) (count int, ids []int, err error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil, nil
+	}
+	if err = json.Unmarshal(raw, &count); err == nil {
+		return count, nil, nil
+	}
+	if err = json.Unmarshal(raw, &ids); err == nil {
+		return len(ids), ids, nil
+	}
+	var s string
+	if err = json.Unmarshal(raw, &s); err == nil {
+		set, perr := cpuset.Parse(s)
+		if perr != nil {
+			return 0, nil, perr
+		}
+		return set.Size(), set.List(), nil
+	}
+	return 0, nil, fmt.Errorf("cpus must be a count or a list of ids: %s", raw)
+}
+
+func parseNode(raw json.RawMessage) (*nodeSpec, error) {
+	var top struct {
+		NUMANodes              []map[string]json.RawMessage `json:"numaNodes"`
+		Distances              [][]uint64                   `json:"distances"`
+		DevicesWithoutTopology map[string]int               `json:"devicesWithoutTopology"`
+		Allocated              []map[string]json.RawMessage `json:"allocated"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	spec := &nodeSpec{Distances: top.Distances, DevicesWithoutTopology: top.DevicesWithoutTopology}
+	nextCPU := 0
+	for i, n := range top.NUMANodes {
+		ns := numaNodeSpec{HugePages: map[string]int64{}, Devices: map[string]int{}}
+		if err := json.Unmarshal(n["id"], &ns.ID); err != nil {
+			return nil, fmt.Errorf("numaNodes[%d].id: %w", i, err)
+		}
+		count, ids, err := cpuField(n["cpus"])
+		if err != nil {
+			return nil, fmt.Errorf("numaNodes[%d].cpus: %w", i, err)
+		}
+		if ids == nil {
+			for c := 0; c < count; c++ {
+				ids = append(ids, nextCPU+c)
+			}
+		}
+		for _, id := range ids {
+			if id >= nextCPU {
+				nextCPU = id + 1
+			}
+		}
+		ns.CPUs = ids
+		for key, val := range n {
+			switch {
+			case key == "memory":
+				if ns.Memory, err = quantityBytes(val); err != nil {
+					return nil, fmt.Errorf("numaNodes[%d].memory: %w", i, err)
+				}
+			case strings.HasPrefix(key, "hugepages-"):
+				b, err := quantityBytes(val)
+				if err != nil {
+					return nil, fmt.Errorf("numaNodes[%d].%s: %w", i, key, err)
+				}
+				ns.HugePages[key] = b
+			case key == "devices":
+				if err := json.Unmarshal(val, &ns.Devices); err != nil {
+					return nil, fmt.Errorf("numaNodes[%d].devices: %w", i, err)
+				}
+			}
+		}
+		spec.NUMANodes = append(spec.NUMANodes, ns)
+	}
+	for i, a := range top.Allocated {
+		as := allocatedSpec{HugePages: map[string]int64{}, Devices: map[string]int{}}
+		if err := json.Unmarshal(a["numa"], &as.NUMA); err != nil {
+			return nil, fmt.Errorf("allocated[%d].numa: %w", i, err)
+		}
+		var err error
+		if as.CPUCount, as.CPUIDs, err = cpuField(a["cpus"]); err != nil {
+			return nil, fmt.Errorf("allocated[%d].cpus: %w", i, err)
+		}
+		for key, val := range a {
+			switch {
+			case key == "memory":
+				if as.Memory, err = quantityBytes(val); err != nil {
+					return nil, fmt.Errorf("allocated[%d].memory: %w", i, err)
+				}
+			case strings.HasPrefix(key, "hugepages-"):
+				b, err := quantityBytes(val)
+				if err != nil {
+					return nil, fmt.Errorf("allocated[%d].%s: %w", i, key, err)
+				}
+				as.HugePages[key] = b
+			case key == "devices":
+				if err := json.Unmarshal(val, &as.Devices); err != nil {
+					return nil, fmt.Errorf("allocated[%d].devices: %w", i, err)
+				}
+			}
+		}
+		spec.Allocated = append(spec.Allocated, as)
+	}
+	return spec, nil
+}
+
+// hiddenReservedMemory is the memory the shim adds to the first NUMA node's
+// capacity and reserves there, because the memory manager's Static policy
+// refuses to start without a system reservation while the contract's
+// per-node `memory` is what pods may use.
+const hiddenReservedMemory = int64(1 << 30)
+
+// machine is the cadvisor view of the node handed to the managers.
+type machine struct {
+	info      *cadvisorapi.MachineInfo
+	cpuNUMA   map[int]int // cpu id -> NUMA node id
+	hiddenCPU int         // -1 when none was added
+	nodeIDs   []int
+	pageSizes map[string]uint64 // "hugepages-1Gi" -> bytes
+}
+
+// buildMachine renders the node as cadvisor reports it: one socket per NUMA
+// node, one single-threaded core per CPU (the contract models neither cores
+// nor threads), memory and hugepages per node, and the distance rows indexed
+// by node id. addHiddenCPU adds one CPU to the first node for the static CPU
+// policy's mandatory reservation when the case reserves none.
+func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machine, error) {
+	m := &machine{cpuNUMA: map[int]int{}, hiddenCPU: -1, pageSizes: map[string]uint64{}}
+	info := &cadvisorapi.MachineInfo{}
+	maxID := -1
+	for _, n := range spec.NUMANodes {
+		if n.ID > maxID {
+			maxID = n.ID
+		}
+	}
+	if spec.Distances != nil && len(spec.Distances) != len(spec.NUMANodes) {
+		return nil, fmt.Errorf("node.distances has %d rows for %d NUMA nodes", len(spec.Distances), len(spec.NUMANodes))
+	}
+	maxCPU := -1
+	for _, n := range spec.NUMANodes {
+		for _, c := range n.CPUs {
+			if c > maxCPU {
+				maxCPU = c
+			}
+		}
+	}
+	for i, n := range spec.NUMANodes {
+		node := cadvisorapi.Node{Id: n.ID, Memory: uint64(n.Memory)}
+		if spec.Distances != nil {
+			node.Distances = make([]uint64, maxID+1)
+			for j, other := range spec.NUMANodes {
+				node.Distances[other.ID] = spec.Distances[i][j]
+			}
+		}
+		cpus := append([]int{}, n.CPUs...)
+		if i == 0 && addHiddenCPU {
+			m.hiddenCPU = maxCPU + 1
+			cpus = append(cpus, m.hiddenCPU)
+		}
+		if i == 0 && reserveMemory {
+			node.Memory += uint64(hiddenReservedMemory)
+		}
+		for _, c := range cpus {
+			if _, dup := m.cpuNUMA[c]; dup {
+				return nil, fmt.Errorf("cpu %d is listed on two NUMA nodes", c)
+			}
+			m.cpuNUMA[c] = n.ID
+			node.Cores = append(node.Cores, cadvisorapi.Core{Id: c, Threads: []int{c}, SocketID: i})
+		}
+		sizes := make([]string, 0, len(n.HugePages))
+		for k := range n.HugePages {
+			sizes = append(sizes, k)
+		}
+		sort.Strings(sizes)
+		for _, key := range sizes {
+			size, err := resource.ParseQuantity(strings.TrimPrefix(key, "hugepages-"))
+			if err != nil || size.Value() <= 0 {
+				return nil, fmt.Errorf("bad hugepages size in %q", key)
+			}
+			m.pageSizes[key] = uint64(size.Value())
+			node.HugePages = append(node.HugePages, cadvisorapi.HugePagesInfo{
+				PageSize: uint64(size.Value()) / 1024,
+				NumPages: uint64(n.HugePages[key]) / uint64(size.Value()),
+			})
+		}
+		info.MemoryCapacity += node.Memory
+		info.NumCores += len(cpus)
+		info.NumPhysicalCores += len(cpus)
+		info.Topology = append(info.Topology, node)
+		m.nodeIDs = append(m.nodeIDs, n.ID)
+	}
+	info.NumSockets = len(spec.NUMANodes)
+	m.info = info
+	return m, nil
+}
