@@ -16,12 +16,14 @@ from reference_impl.kubelet.merge import (
     MergeSettings,
     aggregate,
     merge_exhaustive,
+    merge_lists,
 )
 from reference_impl.kubelet.merge_fast import merge_fast
 from reference_impl.kubelet.merge_preferred import merge_preferred
 from reference_impl.kubelet.operations import admit
 from reference_impl.kubelet.options import PolicyOptions
 from reference_impl.kubelet.policies import BEST_EFFORT, FULL, PREFERRED_FIRST, RESTRICTED, SINGLE_NUMA_NODE, Policy
+from reference_impl.numa import bitmask
 from reference_impl.numa.numa_info import NUMAInfo
 
 RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "example.com/nic")
@@ -269,3 +271,31 @@ def test_admitted_containers_are_aligned_and_state_is_conserved(scenario):
     for key, alloc in emptied["allocation"].items():
         assert alloc["cpus"] == 0 and alloc["memory"] == 0 and not any(alloc["devices"].values())
     assert not any(emptied["metrics"]["numa_container_count"].values())
+
+
+@st.composite
+def wide_provider_lists(draw):
+    """Five or six NUMA nodes, two or three provider-shaped lists: enough
+    permutations that the policies answer through the fast search."""
+    n = draw(st.integers(5, 6))
+    numa = NUMAInfo.build(list(range(n)), [[10 if i == j else (11 if i // 3 == j // 3 else 21) for j in range(n)] for i in range(n)])
+    lists = []
+    for r in range(draw(st.integers(2, 3))):
+        width = draw(st.integers(1, 3))
+        masks = [m for m in bitmask.iterate_masks(range(n)) if draw(st.integers(0, 9)) < 6]
+        if not masks:
+            masks = [1]
+        lists.append((RESOURCES[r], [TopologyHint(m, m.bit_count() == width, draw(st.integers(1, 100))) for m in masks]))
+    s = MergeSettings(numa, prefer_closest=draw(st.booleans()), strategy=draw(st.sampled_from((None,) + STRATEGIES)),
+                      weights=draw(weights()))
+    return s, lists
+
+
+@settings(max_examples=12)
+@given(wide_provider_lists())
+def test_fast_search_matches_exhaustive_on_wider_machines(args):
+    s, lists = args
+    expected = merge_exhaustive(s, lists)
+    assert merge_lists(s, lists) == expected
+    assert merge_fast(s, lists) == expected
+    assert merge_preferred(s, lists) == expected
