@@ -63,53 +63,57 @@ def _has_requests(pod: Pod) -> bool:
 
 
 def decide(node: Node, pod: Pod, args: Args) -> Decision:
+    """Where a refusal happens follows upstream: annotations in PreFilter; node
+    checks, DeviceShare's own fit and the Restricted / SingleNUMANode admit in
+    Filter; the BestEffort admit and unconstrained allocations in Reserve."""
     d = Decision()
     d.statuses = node.numa_status()
-    stage = "PreFilter"
+    res = d.resolution
     try:
-        policy_mod.pre_filter(pod, args, d.resolution)
-        parsed = parse_requests(pod, d.resolution.device_hints)
-        if not _has_requests(pod):
-            # PreFilter skips a pod that requests nothing; nothing on the node can refuse it.
-            try:
-                policy_mod.filter_policies(node, pod, args, d.resolution)
-            except Refusal:
-                pass
-            return d
-        stage = "Filter"
-        res = d.resolution
+        policy_mod.pre_filter(pod, args, res)
+        parsed = parse_requests(pod, res.device_hints)
+    except Refusal as exc:
+        return _refused(d, exc, "PreFilter")
+    if not _has_requests(pod):
+        # PreFilter skips a pod that requests nothing; nothing on the node can refuse it.
+        try:
+            policy_mod.filter_policies(node, pod, args, res)
+        except Refusal:
+            pass
+        return d
+    stage = "Filter"
+    try:
         policy_mod.filter_policies(node, pod, args, res)
         if res.policy != "None" and not node.has_numa_topology():
-            raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources", "Filter")
+            raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
         policy_mod.check_cpu_request(node, pod, res)
         requests = on_node(node, parsed, res.device_hints)
         affinity: int | None = None
+        if res.policy in ("None", "BestEffort") and requests:
+            # DeviceShare's Filter: the devices must fit somewhere on the node.
+            deviceshare.allocate(node, requests, res, args, None)
         if res.policy == "None":
+            if res.request_bind and res.bind_required:
+                numa_resources.allocate(node, pod, res, None)
+            stage = "Reserve"
             if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
                 own = numa_resources.hints(node, pod, res, args)
                 d.hints = dict(own)
-                chosen = merge("BestEffort", node.numa_ids, [own])
-                d.hint = chosen.hint
-                affinity = chosen.hint.affinity
+                d.hint = merge("BestEffort", node.numa_ids, [own]).hint
+                affinity = d.hint.affinity
         else:
             if res.policy == "BestEffort":
                 stage = "Reserve"
             numa_hints = numa_resources.hints(node, pod, res, args)
-            try:
-                device_hints = deviceshare.hints(node, requests, res, args)
-            except Refusal as exc:
-                raise Refusal(exc.reason, exc.message, stage) from None
+            device_hints = deviceshare.hints(node, requests, res, args)
             providers = [numa_hints, device_hints]
             d.hints = {**(numa_hints or {}), **(device_hints or {})}
             outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
             d.hint = outcome.hint
             if not outcome.admit:
                 reason = refusal_reason(outcome, res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
-                raise Refusal(reason, "; ".join(outcome.reasons), stage)
+                raise Refusal(reason, "; ".join(outcome.reasons))
             affinity = outcome.hint.affinity
-        stage = "Filter" if res.policy in ("Restricted", "SingleNUMANode") else "Reserve"
-        if res.policy == "None" and res.request_bind and res.bind_required:
-            stage = "Filter"
         allocation = numa_resources.allocate(node, pod, res, affinity)
         d.numa, d.cpuset = allocation.numa, allocation.cpuset
         if requests:
@@ -118,10 +122,13 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             d.devices = deviceshare.allocate(node, requests, res, args, device_affinity)
         return d
     except Refusal as exc:
-        d.fits, d.reason, d.message = False, exc.reason, exc.message
-        d.stage = exc.stage if exc.stage == "PreFilter" else (stage if stage != "PreFilter" else exc.stage)
-        d.numa, d.cpuset, d.devices = {}, None, {}
-        return d
+        return _refused(d, exc, stage)
+
+
+def _refused(d: Decision, exc: Refusal, stage: str) -> Decision:
+    d.fits, d.reason, d.message, d.stage = False, exc.reason, exc.message, stage
+    d.numa, d.cpuset, d.devices = {}, None, {}
+    return d
 
 
 def mask_key(mask: int) -> str:
