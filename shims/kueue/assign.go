@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+)
+
+type assignInput struct {
+	Workload struct {
+		Name    string        `json:"name"`
+		PodSets []podSetInput `json:"podSets"`
+	} `json:"workload"`
+}
+
+// notFitReason gives the contract's code for a failure text of the
+// placement (tas_flavor_snapshot.go) or of the flavor assigner's level check.
+func notFitReason(message string) (string, bool) {
+	switch {
+	case strings.Contains(message, "doesn't allow to fit"), strings.Contains(message, "allows to fit only"):
+		return "TopologyNotFit", true
+	case strings.HasPrefix(message, "no topology domains at level"):
+		return "NoTopologyDomains", true
+	case strings.Contains(message, "does not contain the requested level"),
+		strings.HasPrefix(message, "no requested topology level"):
+		return "UnknownTopologyLevel", true
+	case strings.HasPrefix(message, "podset slice topology"):
+		return "SliceLevelAboveRequest", true
+	case strings.HasPrefix(message, "additional slice layer topology"):
+		return "InvalidSliceLayerOrder", true
+	case message == "topology level not specified":
+		return "TopologyLevelNotSpecified", true
+	}
+	return "", false
+}
+
+func notFit(message string) (map[string]any, error) {
+	reason, known := notFitReason(message)
+	if !known {
+		return nil, fmt.Errorf("the release answered %q, which has no not-fit code in the contract", message)
+	}
+	return map[string]any{"reason": reason, "message": message}, nil
+}
+
+func runAssign(raw json.RawMessage) answer {
+	c, stop := loadCluster(raw)
+	if stop != nil {
+		return *stop
+	}
+	var in assignInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return failure("InvalidInput", err)
+	}
+	if errs := webhookErrors(in.Workload.PodSets); len(errs) > 0 {
+		return ok(map[string]any{"admitted": false, "rejected": errs})
+	}
+	snap := c.cache.Snapshot()
+	entries := make([]map[string]any, len(in.Workload.PodSets))
+	var requests schdcache.FlavorTASRequests
+	var order []int // indexes of the podsets sent to TAS, in order
+	levelFailure := -1
+	var levelMessage string
+	for i, p := range in.Workload.PodSets {
+		entries[i] = map[string]any{"name": p.Name, "topologyAssignment": nil, "notFit": nil}
+		if p.Count == 0 {
+			continue
+		}
+		tr, err := podSetRequests(p, c.flavor)
+		if err != nil {
+			return failure("InvalidInput", fmt.Errorf("podSets[%d]: %w", i, err))
+		}
+		// The flavor assigner checks the requested levels before TAS runs
+		// (checkPodSetAndFlavorMatchForTAS); implied requests skip the check.
+		if !tr.Implied && !snap.HasLevel(tr.PodSet.TopologyRequest) && tr.PodSet.TopologyRequest != nil && hasAnyLevel(tr.PodSet.TopologyRequest) {
+			levelFailure = i
+			levelMessage = fmt.Sprintf("Flavor %q does not contain the requested level", c.flavor.Name)
+			break
+		}
+		requests = append(requests, *tr)
+		order = append(order, i)
+	}
+	result := snap.FindTopologyAssignmentsForFlavor(requests, schdcache.WithWorkload(&kueue.Workload{}))
+	admitted := levelFailure < 0
+	stopped := false
+	for _, i := range order {
+		name := kueue.NewPodSetReference(in.Workload.PodSets[i].Name)
+		r, found := result[name]
+		switch {
+		case !found || stopped:
+			entries[i]["notFit"] = map[string]any{"reason": "NotEvaluated", "message": "not evaluated: an earlier pod set did not fit"}
+			admitted = false
+		case r.FailureReason != "":
+			nf, err := notFit(r.FailureReason)
+			if err != nil {
+				return failure("unclassified placement failure", err)
+			}
+			entries[i]["notFit"] = nf
+			admitted = false
+		default:
+			entries[i]["topologyAssignment"] = renderAssignment(r.TopologyAssignment)
+		}
+	}
+	if levelFailure >= 0 {
+		entries[levelFailure]["notFit"] = map[string]any{"reason": "UnknownTopologyLevel", "message": levelMessage}
+		for i := levelFailure + 1; i < len(entries); i++ {
+			if in.Workload.PodSets[i].Count > 0 {
+				entries[i]["notFit"] = map[string]any{"reason": "NotEvaluated", "message": "not evaluated: an earlier pod set did not fit"}
+			}
+		}
+	}
+	return ok(map[string]any{"admitted": admitted, "podSets": entries})
+}
+
+// hasAnyLevel is true when the request names a level the check can miss;
+// an explicit request without one (unconstrained "false") is left to TAS,
+// which answers "topology level not specified".
+func hasAnyLevel(tr *kueue.PodSetTopologyRequest) bool {
+	return tr.Required != nil || tr.Preferred != nil || tr.PodSetSliceRequiredTopology != nil ||
+		len(tr.PodsetSliceRequiredTopologyConstraints) > 0 || (tr.Unconstrained != nil && *tr.Unconstrained)
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	tascontroller "sigs.k8s.io/kueue/pkg/controller/tas"
+	"sigs.k8s.io/kueue/pkg/features"
+)
+
+// cluster is the state a case describes, loaded into the release's TAS cache.
+type cluster struct {
+	topology *kueue.Topology
+	flavor   *kueue.ResourceFlavor
+	nodes    []*corev1.Node
+	cache    *schdcache.ConformanceFlavor
+}
+
+// loadCluster configures the gates, applies the refusals common to every
+// operation but validate and fills a TAS cache with the case's nodes, non-TAS
+// pods and admitted workloads. A non-nil answer ends the case.
+func loadCluster(raw json.RawMessage) (*cluster, *answer) {
+	var in clusterInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		a := failure("InvalidInput", err)
+		return nil, &a
+	}
+	if g := configureGates(in.gateInput); g != nil {
+		a := g.answer()
+		return nil, &a
+	}
+	if !features.Enabled(features.TopologyAwareScheduling) {
+		a := ok(refused("TopologyAwareSchedulingDisabled", "the TopologyAwareScheduling feature gate is disabled"))
+		return nil, &a
+	}
+	topology, err := decodeTopology(in.Topology)
+	if err != nil {
+		a := failure("InvalidInput", fmt.Errorf("topology: %w", err))
+		return nil, &a
+	}
+	flavor, err := decodeFlavor(in.ResourceFlavor)
+	if err != nil {
+		a := failure("InvalidInput", fmt.Errorf("resourceFlavor: %w", err))
+		return nil, &a
+	}
+	if problem := crdProblem(topology, flavor); problem != nil {
+		return nil, problem
+	}
+	c := &cluster{topology: topology, flavor: flavor, cache: schdcache.NewConformanceFlavor(topology, flavor)}
+	if !c.cache.Linked() {
+		a := ok(refused("TopologyMismatch", fmt.Sprintf("ResourceFlavor %q refers to topology %q, not %q",
+			flavor.Name, deref(flavor.Spec.TopologyName), topology.Name)))
+		return nil, &a
+	}
+	for i, rawNode := range in.Nodes {
+		node, err := decodeNode(rawNode)
+		if err != nil {
+			a := failure("InvalidInput", fmt.Errorf("nodes[%d]: %w", i, err))
+			return nil, &a
+		}
+		c.nodes = append(c.nodes, node)
+		c.cache.SyncNode(node)
+	}
+	// The non-TAS usage controller's own event filter decides which pods count.
+	filter := &tascontroller.NonTasUsageReconciler{}
+	for i := range in.Pods {
+		pod := &in.Pods[i]
+		if pod.Namespace == "" {
+			pod.Namespace = "default"
+		}
+		if pod.Name == "" {
+			pod.Name = fmt.Sprintf("pod-%d", i)
+		}
+		if filter.Create(event.TypedCreateEvent[*corev1.Pod]{Object: pod}) {
+			c.cache.UpdatePod(pod)
+		}
+	}
+	for i, wl := range in.AdmittedWorkloads {
+		name := wl.Name
+		if name == "" {
+			name = fmt.Sprintf("admitted-%d", i)
+		}
+		c.cache.AddWorkloadUsage("default/"+name, wl.domainRequests())
+	}
+	return c, nil
+}
+
+func deref[T ~string](s *T) string {
+	if s == nil {
+		return ""
+	}
+	return string(*s)
+}
+
+func hostnameLowest(levels []string) bool {
+	return len(levels) > 0 && levels[len(levels)-1] == corev1.LabelHostname
+}
+
+func hasPrefixAny(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

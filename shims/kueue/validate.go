@@ -1,0 +1,326 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	"sigs.k8s.io/kueue/pkg/controller/jobframework"
+)
+
+type validateInput struct {
+	gateInput
+	PodSets        []podSetInput   `json:"podSets"`
+	Topology       json.RawMessage `json:"topology"`
+	ResourceFlavor json.RawMessage `json:"resourceFlavor"`
+}
+
+type validationError struct {
+	PodSet     string  `json:"podSet"`
+	Annotation *string `json:"annotation"`
+	Reason     string  `json:"reason"`
+	Message    string  `json:"message"`
+}
+
+// ruleOrder is the order of the contract's rule table, used to order the
+// errors of one podset.
+var ruleOrder = []string{
+	"MultipleTopologyAnnotations", "InvalidLabelName", "GroupNameNumeric", "GroupNameWithSlices",
+	"GroupNameWithoutTopology", "InvalidBoolean", "SliceSizeNotNumeric", "SliceSizeTooSmall",
+	"SliceSizeMissing", "SliceSizeWithoutTopology", "MultiLayerGateDisabled", "MultiLayerWithSingleLayer",
+	"InvalidConstraintsJSON", "ConstraintLayerCount", "InvalidLabelName", "ConstraintSizeTooSmall",
+	"DuplicateConstraintTopology", "ConstraintSizeNotDividing", "SliceSizeAboveCount", "GroupSize",
+	"GroupWithoutSingleReplica", "GroupTopologyMismatch",
+}
+
+func rank(reason string) int {
+	for i, r := range ruleOrder {
+		if r == reason {
+			return i
+		}
+	}
+	return len(ruleOrder)
+}
+
+func annotationsPath(name string) *field.Path {
+	return field.NewPath("podSets").Key(name).Child("annotations")
+}
+
+// annotationOf reads the annotation key out of an error's field path,
+// `podSets[<name>].annotations[<key>]...`.
+func annotationOf(path string) (key string, rest string) {
+	const marker = ".annotations["
+	i := strings.Index(path, marker)
+	if i < 0 {
+		return "", ""
+	}
+	tail := path[i+len(marker):]
+	j := strings.Index(tail, "]")
+	if j < 0 {
+		return "", ""
+	}
+	return tail[:j], tail[j+1:]
+}
+
+// classify maps one webhook error to the contract's reason code.
+func classify(podSet string, e *field.Error) (validationError, error) {
+	key, rest := annotationOf(e.Field)
+	msg := e.Detail
+	if e.Type == field.ErrorTypeDuplicate {
+		msg = fmt.Sprint(e.BadValue)
+	}
+	out := validationError{PodSet: podSet, Message: msg}
+	if key != "" {
+		out.Annotation = ptr.To(key)
+	}
+	has := func(s string) bool { return strings.Contains(msg, s) }
+	switch {
+	case key == "" && has("more than one topology annotation"):
+		out.Reason = "MultipleTopologyAnnotations"
+	case key == "" && has("topology consistent with"):
+		out.Reason = "GroupTopologyMismatch"
+	case key == kueue.PodSetRequiredTopologyAnnotation, key == kueue.PodSetPreferredTopologyAnnotation,
+		key == kueue.PodSetSliceRequiredTopologyAnnotation:
+		out.Reason = "InvalidLabelName"
+	case key == kueue.PodSetGroupName:
+		switch {
+		case has("must not be a number"):
+			out.Reason = "GroupNameNumeric"
+		case has("may not be set when neither"):
+			out.Reason = "GroupNameWithoutTopology"
+		case has("may not be set when"):
+			out.Reason = "GroupNameWithSlices"
+		case has("can only define groups of exactly 2"):
+			out.Reason = "GroupSize"
+		case has("at least one pod set has only 1 replica"):
+			out.Reason = "GroupWithoutSingleReplica"
+		}
+	case key == kueue.PodSetUnconstrainedTopologyAnnotation && has("must be a boolean value"):
+		out.Reason = "InvalidBoolean"
+	case key == kueue.PodSetSliceSizeAnnotation:
+		switch {
+		case has("must be a numeric value"):
+			out.Reason = "SliceSizeNotNumeric"
+		case has("greater than or equal to 1"):
+			out.Reason = "SliceSizeTooSmall"
+		case has("must be set when"):
+			out.Reason = "SliceSizeMissing"
+		case has("may not be set when"):
+			out.Reason = "SliceSizeWithoutTopology"
+		case has("must not be greater than pod set count"):
+			out.Reason = "SliceSizeAboveCount"
+		}
+	case key == kueue.PodSetSliceRequiredTopologyConstraintsAnnotation:
+		switch {
+		case has("feature gate must be enabled"):
+			out.Reason = "MultiLayerGateDisabled"
+		case rest == "" && has("may not be set when"):
+			out.Reason = "MultiLayerWithSingleLayer"
+		case has("must be a valid JSON array"):
+			out.Reason = "InvalidConstraintsJSON"
+		case has("between 1 and 3 entries"):
+			out.Reason = "ConstraintLayerCount"
+		case strings.HasSuffix(rest, ".topology") && e.Type == field.ErrorTypeDuplicate:
+			out.Reason = "DuplicateConstraintTopology"
+		case strings.HasSuffix(rest, ".topology"):
+			out.Reason = "InvalidLabelName"
+		case strings.HasSuffix(rest, ".size") && has("greater than or equal to 1"):
+			out.Reason = "ConstraintSizeTooSmall"
+		case has("must evenly divide"):
+			out.Reason = "ConstraintSizeNotDividing"
+		case has("must not be greater than pod set count"):
+			out.Reason = "SliceSizeAboveCount"
+		}
+	}
+	if out.Reason == "" {
+		return out, fmt.Errorf("webhook error with no contract reason: %s", e.Error())
+	}
+	if out.Reason == "GroupTopologyMismatch" {
+		out.Annotation = nil
+	}
+	return out, nil
+}
+
+// webhookErrors runs the webhooks' TAS checks over the podsets: each
+// podset's annotations, the slice-size upper bound when they pass, then the
+// grouping checks when every podset passed.
+func webhookErrors(inputs []podSetInput) []validationError {
+	var out []validationError
+	var podSets []kueue.PodSet
+	paths := map[kueue.PodSetReference]*field.Path{}
+	buildFailed := false
+	for _, p := range inputs {
+		ps := p.podSet()
+		path := field.NewPath("podSets").Key(p.Name)
+		meta := &ps.Template.ObjectMeta
+		errs := jobframework.ValidateTASPodSetRequest(path, meta)
+		if len(errs) == 0 {
+			errs = jobframework.ValidateSliceSizeAnnotationUpperBound(path, meta, &ps)
+		}
+		out = append(out, sortedErrors(p.Name, errs)...)
+		tr, err := jobframework.NewPodSetTopologyRequest(meta).Build()
+		if err != nil {
+			buildFailed = true
+		}
+		ps.TopologyRequest = tr
+		podSets = append(podSets, ps)
+		paths[ps.Name] = annotationsPath(p.Name)
+	}
+	if len(out) > 0 || buildFailed {
+		return out
+	}
+	groupErrs := jobframework.ValidatePodSetGroupingTopology(podSets, paths)
+	byPodSet := map[string]field.ErrorList{}
+	for _, e := range groupErrs {
+		name := podSetOfPath(e.Field)
+		byPodSet[name] = append(byPodSet[name], e)
+	}
+	for _, p := range inputs {
+		out = append(out, sortedErrors(p.Name, byPodSet[p.Name])...)
+	}
+	return out
+}
+
+func podSetOfPath(path string) string {
+	const prefix = "podSets["
+	if !strings.HasPrefix(path, prefix) {
+		return ""
+	}
+	tail := path[len(prefix):]
+	return tail[:strings.Index(tail, "]")]
+}
+
+func sortedErrors(podSet string, errs field.ErrorList) []validationError {
+	var out []validationError
+	for _, e := range errs {
+		v, err := classify(podSet, e)
+		if err != nil {
+			v.Reason = "Unclassified"
+			v.Message = err.Error()
+		}
+		out = append(out, v)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].Reason) < rank(out[j].Reason) })
+	return out
+}
+
+func requestView(tr *kueue.PodSetTopologyRequest) any {
+	if tr == nil {
+		return nil
+	}
+	var mode, level any
+	sliceOnly := tr.Required == nil && tr.Preferred == nil &&
+		(tr.PodSetSliceRequiredTopology != nil || len(tr.PodsetSliceRequiredTopologyConstraints) > 0)
+	switch {
+	case tr.Required != nil:
+		mode, level = "required", *tr.Required
+	case tr.Preferred != nil:
+		mode, level = "preferred", *tr.Preferred
+	case tr.Unconstrained != nil || sliceOnly:
+		mode = "unconstrained"
+	}
+	layers := []map[string]any{}
+	if len(tr.PodsetSliceRequiredTopologyConstraints) > 0 {
+		for _, c := range tr.PodsetSliceRequiredTopologyConstraints {
+			layers = append(layers, map[string]any{"topology": c.Topology, "size": c.Size})
+		}
+	} else if tr.PodSetSliceRequiredTopology != nil && tr.PodSetSliceSize != nil {
+		layers = append(layers, map[string]any{"topology": *tr.PodSetSliceRequiredTopology, "size": *tr.PodSetSliceSize})
+	}
+	var group any
+	if tr.PodSetGroupName != nil {
+		group = *tr.PodSetGroupName
+	}
+	return map[string]any{"mode": mode, "level": level, "podSetGroupName": group, "sliceLayers": layers, "sliceOnly": sliceOnly}
+}
+
+// levelErrors are the scheduler's checks of a request against the topology:
+// the flavor assigner's HasLevel, then the early returns of the placement
+// over an empty snapshot of the topology.
+func levelErrors(name string, ps kueue.PodSet, topology *kueue.Topology, flavorName string) []validationError {
+	tr := ps.TopologyRequest
+	if tr == nil {
+		return nil
+	}
+	flavor := &kueue.ResourceFlavor{}
+	flavor.Name = flavorName
+	if flavor.Name == "" {
+		flavor.Name = "flavor"
+	}
+	flavor.Spec.TopologyName = ptr.To(kueue.TopologyReference(topology.Name))
+	flavor.Spec.NodeLabels = map[string]string{"conformance.topoconf/none": "x"}
+	snap := schdcache.NewConformanceFlavor(topology, flavor).Snapshot()
+	if hasAnyLevel(tr) && !snap.HasLevel(tr) {
+		return []validationError{{PodSet: name, Reason: "UnknownTopologyLevel",
+			Message: fmt.Sprintf("Flavor %q does not contain the requested level", flavorName)}}
+	}
+	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: nil, Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
+	res := snap.FindTopologyAssignmentsForFlavor(schdcache.FlavorTASRequests{req}, schdcache.WithWorkload(&kueue.Workload{}))
+	msg := res[ps.Name].FailureReason
+	reason, _ := notFitReason(msg)
+	switch {
+	case reason == "SliceLevelAboveRequest", reason == "InvalidSliceLayerOrder", reason == "TopologyLevelNotSpecified", reason == "UnknownTopologyLevel":
+		return []validationError{{PodSet: name, Reason: reason, Message: msg}}
+	case strings.HasPrefix(msg, "additional slice layer size"):
+		return []validationError{{PodSet: name, Reason: "ConstraintSizeNotDividing", Message: msg}}
+	}
+	return nil
+}
+
+func runValidate(raw json.RawMessage) answer {
+	var in validateInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return failure("InvalidInput", err)
+	}
+	if g := configureGates(in.gateInput); g != nil {
+		return g.answer()
+	}
+	errs := webhookErrors(in.PodSets)
+	var views []map[string]any
+	if len(errs) == 0 {
+		var topology *kueue.Topology
+		if len(in.Topology) > 0 && string(in.Topology) != "null" {
+			t, err := decodeTopology(in.Topology)
+			if err != nil {
+				return failure("InvalidInput", fmt.Errorf("topology: %w", err))
+			}
+			topology = t
+		}
+		flavorName := ""
+		if len(in.ResourceFlavor) > 0 && string(in.ResourceFlavor) != "null" {
+			var rf kueue.ResourceFlavor
+			if err := json.Unmarshal(in.ResourceFlavor, &rf); err == nil {
+				flavorName = rf.Name
+			}
+		}
+		for _, p := range in.PodSets {
+			ps := p.podSet()
+			tr, err := jobframework.NewPodSetTopologyRequest(&ps.Template.ObjectMeta).Build()
+			if err != nil {
+				return failure("annotations passed the webhook but do not parse", err)
+			}
+			ps.TopologyRequest = tr
+			if topology != nil {
+				errs = append(errs, levelErrors(p.Name, ps, topology, flavorName)...)
+			}
+			views = append(views, map[string]any{"name": p.Name, "topologyRequest": requestView(tr)})
+		}
+	}
+	if errs == nil {
+		errs = []validationError{}
+	}
+	result := map[string]any{"valid": len(errs) == 0, "errors": errs}
+	if len(errs) == 0 {
+		if views == nil {
+			views = []map[string]any{}
+		}
+		result["podSets"] = views
+	}
+	return ok(result)
+}
