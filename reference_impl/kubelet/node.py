@@ -194,7 +194,9 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
             pool = [c for c in state.cpus_by_node[nid] if c in state.free_cpus]
             if cpus > len(pool):
                 raise InvalidInput(f"{f}/cpus", f"NUMA node {nid} has only {len(pool)} allocatable CPUs free")
-            take = pool[:cpus]
+            # the highest ids, so that the pods a case lists start from the
+            # lowest ones (the contract's example relies on it)
+            take = pool[len(pool) - cpus:]
         else:
             take = cpus
             for c in take:

@@ -36,7 +36,8 @@ def test_example1_most_allocated_unset_weights_picks_numa0():
     c = only(r)
     assert (c["affinity"], c["preferred"], c["cpus"], c["memory"], c["devices"]) == (
         [0], True, {"0": 8}, {"0": 16 * GI}, {"nvidia.com/gpu": {"0": 1}})
-    assert c["cpuIDs"] == list(range(48, 56))
+    # the baseline holds numa0's highest ids 16-63
+    assert c["cpuIDs"] == list(range(0, 8))
     assert r["allocation"]["0"] == {"cpus": 56, "memory": 80 * GI, "devices": {"nvidia.com/gpu": 2}}
     assert r["metrics"]["numa_score_selection_total"] == {}
     assert r["metrics"]["numa_container_count"] == {"0": 1, "1": 0}
@@ -264,3 +265,17 @@ def test_memory_that_fits_nowhere_fails_at_allocation():
     # no mask has 3Gi free: the memory manager has no hints (no preference), and Allocate fails
     assert r["pods"][2]["reason"] == "UnexpectedAdmissionError"
     assert "failed to find NUMA nodes to extend" in r["pods"][2]["message"]
+
+
+def test_the_contract_example_without_its_init_container():
+    cfg = dict(config("single-numa-node", "container", numa_allocation_strategy="least-allocated"), reservedSystemCPUs="0")
+    r = run(cfg, EX1_NODE, pod("pod-a", guaranteed("app", cpu=8, memory="16Gi", extra={"nvidia.com/gpu": 1})), gates=ALPHA)
+    assert r["pods"] == [{
+        "name": "pod-a", "admitted": True, "reason": None, "message": None,
+        "containers": [{"name": "app", "affinity": [1], "preferred": True, "cpus": {"1": 8}, "cpuIDs": list(range(64, 72)),
+                        "memory": {"1": 17179869184}, "devices": {"nvidia.com/gpu": {"1": 1}}}],
+    }]
+    assert r["metrics"] == {"admission_requests_total": 1, "admission_errors_total": 0,
+                            "numa_score_selection_total": {"least-allocated": 1}, "numa_container_count": {"0": 0, "1": 1}}
+    assert r["allocation"] == {"0": {"cpus": 48, "memory": 68719476736, "devices": {"nvidia.com/gpu": 1}},
+                               "1": {"cpus": 24, "memory": 51539607552, "devices": {"nvidia.com/gpu": 4}}}
