@@ -9,7 +9,6 @@ looks for a replacement of the first unhealthy node."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 

@@ -48,7 +48,7 @@ class Toleration:
     effect: str = ""
     toleration_seconds: int | None = None
 
-    def tolerates(self, taint: "Taint") -> bool:
+    def tolerates(self, taint: Taint) -> bool:
         """Kubernetes `Toleration.ToleratesTaint`."""
         if self.effect and self.effect != taint.effect:
             return False

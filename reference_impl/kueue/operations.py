@@ -10,8 +10,8 @@ from . import annotations as ann
 from . import objects, topology, validation
 from .gates import MULTI_LAYER
 from .inputs import Refused, parse_common, parse_pod_sets, resolve_gates
-from .placement import _untolerated_taint
-from .resources import count_in, plus_one_pod, add
+from .placement import untolerated_taint
+from .resources import add, count_in, plus_one_pod
 from .workload import assign as assign_workload
 from .workload import to_requests
 
@@ -60,7 +60,7 @@ def capacity(input_: Mapping) -> dict:
         reason = snap.excluded.get(node.name)
         if reason is None and pod_set is not None and snap.lowest_is_hostname:
             tolerations = list(pod_set.tolerations) + list(common.flavor.tolerations)
-            if _untolerated_taint(node, tolerations) is not None:
+            if untolerated_taint(node, tolerations) is not None:
                 reason = "UntoleratedTaint"
             elif any(node.labels.get(k) != v for k, v in pod_set.node_selector.items()):
                 reason = "NodeSelectorMismatch"
@@ -127,7 +127,7 @@ def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
             r.node_selector.update(update.get("nodeSelector", {}))
             r.tolerations.extend(update.get("tolerations", []))
     level_failure = None
-    for ps, r in zip(pod_sets, requests):
+    for ps, r in zip(pod_sets, requests, strict=True):
         if r.count == 0:
             continue
         problems = validation.level_errors(ps.name, r.request, common.topology, common.flavor.name)
@@ -136,10 +136,8 @@ def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
             break
     if level_failure is not None:
         results = []
-        seen_failure = False
         for ps in pod_sets:
             if ps.name == level_failure[0]:
-                seen_failure = True
                 results.append({"name": ps.name, "topologyAssignment": None,
                                 "notFit": {"reason": level_failure[1].reason, "message": level_failure[1].message}})
             elif ps.count == 0:
@@ -150,7 +148,7 @@ def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
                                            "message": "not evaluated: an earlier pod set did not fit"}})
         return {"admitted": False, "podSets": results}
     results = assign_workload(snap, requests, common.gates)
-    admitted = all(r.assignment is not None for r, ps in zip(results, pod_sets) if ps.count > 0)
+    admitted = all(r.assignment is not None for r, ps in zip(results, pod_sets, strict=True) if ps.count > 0)
     return {"admitted": admitted, "podSets": [r.to_dict() for r in results]}
 
 

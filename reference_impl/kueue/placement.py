@@ -11,8 +11,7 @@ from . import balanced, messages
 from .annotations import TopologyRequest
 from .gates import BALANCED, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
-from .ordering import (best_fit_domain, best_fit_domain_for_slices, sorted_domains,
-                       sorted_domains_with_leader)
+from .ordering import best_fit_domain, best_fit_domain_for_slices, sorted_domains, sorted_domains_with_leader
 from .resources import Requests, count_in, plus_one_pod, sub
 from .topology import Domain, Snapshot
 
@@ -72,7 +71,7 @@ def is_unconstrained(ps: PodSetRequest) -> bool:
     return (r is not None and bool(r.unconstrained)) or ps.implied or (r is not None and r.slice_only)
 
 
-def _untolerated_taint(node, tolerations: list[Toleration]):
+def untolerated_taint(node, tolerations: list[Toleration]):
     for taint in node.taints:
         if taint.effect not in ("NoSchedule", "NoExecute"):
             continue
@@ -92,7 +91,7 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
         stats.total_nodes += 1
         if snap.lowest_is_hostname:
             node = leaf.nodes[0]
-            taint = _untolerated_taint(node, tolerations)
+            taint = untolerated_taint(node, tolerations)
             if taint is not None:
                 stats.taints[taint.text()] = stats.taints.get(taint.text(), 0) + 1
                 continue

@@ -15,8 +15,8 @@ class Domain:
     level: int
     values: tuple[str, ...]
     id: str
-    parent: "Domain | None" = None
-    children: list["Domain"] = field(default_factory=list)
+    parent: Domain | None = None
+    children: list[Domain] = field(default_factory=list)
     # placement state, reset before every placement
     pod_count: int = 0
     pod_count_with_leader: int = 0

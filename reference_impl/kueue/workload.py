@@ -10,9 +10,8 @@ from .annotations import TopologyRequest, build_request
 from .gates import MULTI_LAYER, Gates
 from .objects import Assignment, PodSet
 from .placement import NotFit, PodSetRequest, find_topology_assignment
-from .resources import Requests
+from .resources import Requests, add
 from .topology import Snapshot, usage_per_leaf
-from .resources import add
 
 
 @dataclass

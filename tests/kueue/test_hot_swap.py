@@ -3,7 +3,7 @@ feature-gate interaction matrix."""
 
 import pytest
 
-from .helpers import HOST, RACK, REQUIRED, PREFERRED, flavor, hot_swap, hosts, node
+from .helpers import HOST, PREFERRED, RACK, REQUIRED, flavor, hosts, hot_swap, node
 
 FNR, RNO, FNFF, FT, TT = ("TASFailedNodeReplacement", "TASReplaceNodeOnPodTermination",
                          "TASFailedNodeReplacementFailFast", "TASReplaceNodeDueToNotReadyOverFixedTime",

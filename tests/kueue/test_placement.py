@@ -1,8 +1,25 @@
 """Placement: required, preferred, unconstrained, orders, groups, slices,
 multi-layer slices, balanced placement and the rendering of assignments."""
 
-from .helpers import (BLOCK, CONSTRAINTS, GROUP, HOST, PREFERRED, RACK, REQUIRED, SLICE_SIZE, SLICE_TOPOLOGY,
-                      UNCONSTRAINED, assign, cluster, constraints, node, not_fit, placed, pod_set)
+from .helpers import (
+    BLOCK,
+    CONSTRAINTS,
+    GROUP,
+    HOST,
+    PREFERRED,
+    RACK,
+    REQUIRED,
+    SLICE_SIZE,
+    SLICE_TOPOLOGY,
+    UNCONSTRAINED,
+    assign,
+    cluster,
+    constraints,
+    node,
+    not_fit,
+    placed,
+    pod_set,
+)
 
 BALANCED = {"TASBalancedPlacement": True}
 
@@ -171,9 +188,8 @@ def test_slice_remainder_is_dropped():
 
 
 def test_multi_layer_64_pods_32_per_block_16_per_rack():
-    # 4 blocks x 4 racks x 2 nodes of 8 CPU: a rack holds 16, a block 64; the
-    # blocks b1 and b2 are already half full so no block holds 64
-    caps = {}
+    # 2 blocks x 4 racks x 2 nodes of 8 CPU, racks r3 and r4 empty: a rack holds
+    # 16, a block 32, so the 64 pods take two block slices of two rack slices each
     nodes = cluster(blocks=2, racks=4, nodes=2, cpu="8")
     for n in nodes:
         name = n["metadata"]["name"]

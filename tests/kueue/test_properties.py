@@ -3,8 +3,20 @@
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from .helpers import (BLOCK, HOST, PREFERRED, RACK, REQUIRED, SLICE_SIZE, SLICE_TOPOLOGY, UNCONSTRAINED, assign,
-                      hot_swap, node, pod_set)
+from .helpers import (
+    BLOCK,
+    HOST,
+    PREFERRED,
+    RACK,
+    REQUIRED,
+    SLICE_SIZE,
+    SLICE_TOPOLOGY,
+    UNCONSTRAINED,
+    assign,
+    hot_swap,
+    node,
+    pod_set,
+)
 
 LEVELS = (BLOCK, RACK, HOST)
 

@@ -3,7 +3,7 @@ over the nodes present when the last check turns Ready."""
 
 from reference_impl.kueue.operations import OPERATIONS
 
-from .helpers import REQUIRED, RACK, flavor, node, pod_set, topology
+from .helpers import RACK, REQUIRED, flavor, node, pod_set, topology
 
 
 def provision(nodes, events, checks=("prov",), quota=None, count=8):

@@ -35,7 +35,7 @@ def _four_level(capacities, hostname=True):
     layout = [("b1", "sb1", "r1", "x1"), ("b1", "sb1", "r2", "x2"), ("b1", "sb2", "r3", "x3"),
               ("b1", "sb2", "r4", "x4"), ("b1", "sb2", "r4", "x5")]
     nodes = []
-    for (b, sb, r, x), gpu in zip(layout, capacities):
+    for (b, sb, r, x), gpu in zip(layout, capacities, strict=False):
         labels = {B: b, SB: sb, R: r}
         if hostname:
             labels[H] = x

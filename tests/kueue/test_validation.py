@@ -4,8 +4,20 @@ import pytest
 
 from reference_impl.kueue.operations import OPERATIONS
 
-from .helpers import (BLOCK, CONSTRAINTS, GROUP, HOST, PREFERRED, RACK, REQUIRED, SLICE_SIZE, SLICE_TOPOLOGY,
-                      UNCONSTRAINED, constraints, topology)
+from .helpers import (
+    BLOCK,
+    CONSTRAINTS,
+    GROUP,
+    HOST,
+    PREFERRED,
+    RACK,
+    REQUIRED,
+    SLICE_SIZE,
+    SLICE_TOPOLOGY,
+    UNCONSTRAINED,
+    constraints,
+    topology,
+)
 
 
 def validate(annotations, count=8, gates=None, with_topology=False, extra_pod_sets=()):
