@@ -261,11 +261,12 @@ class _Loader:
             self._broken(corpus, case_id, component, rel, before)
             return
         case_input = deep_merge(shared, case_input)
-        for params in self.expand_matrix(raw_case.get("matrix"), rel, doc, prefix, case_id):
-            if params is None:
+        for expansion in self.expand_matrix(raw_case.get("matrix"), rel, doc, prefix, case_id):
+            if expansion is None:
                 self._broken(corpus, case_id, component, rel, before)
                 return
-            derived = case_id + ("[" + ",".join(f"{k}={_text(v)}" for k, v in params.items()) + "]" if params else "")
+            params, label = expansion
+            derived = case_id + label
             try:
                 title = substitute(merged["title"], params)
                 concrete_input = substitute(case_input, params)
@@ -322,13 +323,15 @@ class _Loader:
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
 
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
+        """Yield (parameters, id label) per combination; None after a problem."""
         if matrix is None:
-            yield {}
+            yield {}, ""
             return
         if isinstance(matrix, dict):
             keys = list(matrix)
-            for combination in itertools.product(*(matrix[k] for k in keys)):
-                yield dict(zip(keys, combination, strict=True))
+            for positions in itertools.product(*(range(len(matrix[k])) for k in keys)):
+                params = {k: matrix[k][i] for k, i in zip(keys, positions, strict=True)}
+                yield params, _label(params, {k: i + 1 for k, i in zip(keys, positions, strict=True)})
             return
         keys = list(matrix[0])
         for i, row in enumerate(matrix):
@@ -338,8 +341,8 @@ class _Loader:
                                              f"every row names the same parameters in the same order: {keys}"))
                 yield None
                 return
-        for row in matrix:
-            yield dict(row)
+        for i, row in enumerate(matrix, 1):
+            yield dict(row), _label(row, dict.fromkeys(row, i))
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
@@ -364,6 +367,13 @@ def _pointer_parts(pointer: str) -> list[Any]:
         part = part.replace("~1", "/").replace("~0", "~")
         parts.append(int(part) if part.isdigit() else part)
     return parts
+
+
+def _label(params: dict[str, Any], positions: dict[str, int]) -> str:
+    """`[k1=v1,k2=v2]`; a list or mapping value is named by its position (`k=#2`)
+    so ids stay short and stable."""
+    parts = [f"{k}={'#' + str(positions[k]) if isinstance(v, (dict, list)) else _text(v)}" for k, v in params.items()]
+    return "[" + ",".join(parts) + "]"
 
 
 def _text(value: Any) -> str:

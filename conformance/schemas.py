@@ -70,8 +70,48 @@ def operations() -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in found.items()}
 
 
+@cache
+def _fast(name: str):
+    """A compiled validator for the common case that the instance is valid.
+
+    jsonschema stays the authority: it explains every violation, and it decides
+    whenever the compiled check finds a problem or cannot compile a schema. The
+    schemas use no keyword whose meaning differs between draft-07 and 2020-12,
+    which is what lets the compiled check run them (tests check both agree).
+    """
+    try:
+        import fastjsonschema
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return None
+    registry_documents = _registry()[1]
+    schema = dict(registry_documents[name])
+    schema.setdefault("$id", _BASE + name)
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+
+    def load(uri: str) -> Any:
+        return registry_documents[uri[len(_BASE):].split("#")[0]]
+
+    try:
+        return fastjsonschema.compile(schema, handlers={"file": load})
+    except Exception:  # noqa: BLE001 - a schema it cannot compile falls back to jsonschema
+        return None
+
+
+def is_valid_fast(name: str, instance: Any) -> bool | None:
+    check = _fast(name)
+    if check is None:
+        return None
+    try:
+        check(instance)
+        return True
+    except Exception:  # noqa: BLE001 - any refusal defers to jsonschema
+        return False
+
+
 def errors(name: str, instance: Any) -> list[tuple[list[Any], str, str]]:
     """(path, rule, message) for each violation, in a stable order."""
+    if is_valid_fast(name, instance):
+        return []
     out = []
     for error in validator(name).iter_errors(instance):
         # The most specific sub-error names the field a reader must fix.
