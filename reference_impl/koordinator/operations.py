@@ -17,7 +17,7 @@ from .hints import Hint
 from .node import parse_node
 from .pipeline import decide, mask_key
 from .pod import parse_pod
-from .policy import Resolution, filter_policies, pre_filter
+from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
 from .refusal import Refusal
 from . import scoring
 
@@ -38,6 +38,8 @@ def op_resolve(input_: Mapping) -> dict:
     try:
         pre_filter(pod, args, res)
         filter_policies(node, pod, args, res)
+        if node.cpu_topology is not None or pod.milli_cpu() % 1000:
+            check_cpu_request(node, pod, res)
     except Refusal as exc:
         out.update(accepted=False, reason=exc.reason, message=exc.message)
     out.update(res.to_json())
