@@ -192,3 +192,24 @@ def test_abbreviated_annotation_key_is_ignored():
 def test_pod_without_requests_is_skipped():
     out = run("filter", {"node": node(labels={POLICY: "Bogus"}), "pod": pod(cpu=None, memory=None)})
     assert out["fits"]
+
+
+def test_resolve_checks_the_cpu_request():
+    out = run("resolve", {"node": {}, "pod": pod(cpu="2500m", labels=LSR)})
+    assert out["accepted"] is False and out["reason"] == "InvalidRequestedCPUs"
+    assert out["cpuBindPolicy"] == "FullPCPUs"
+    out = run("resolve", {"node": node(labels={BIND: "FullPCPUsOnly"}), "pod": pod(cpu="3")})
+    assert out["reason"] == "SMTAlignmentError"
+
+
+def test_balanced_numa_scoring_prefers_the_balanced_numa_node():
+    # NUMA 0 is cpu-heavy already, NUMA 1 memory-heavy; the pod asks mostly memory, so NUMA 0 ends up balanced.
+    placed = [{"name": "c", "numaResources": {"0": {"cpu": "6", "memory": "4Gi"}}},
+              {"name": "m", "numaResources": {"1": {"memory": "12Gi"}}}]
+    out = run("filter", {"node": node(pods=placed), "pod": pod(cpu="1", memory="16Gi", annotations={
+        NUMA_SPEC: {"numaTopologyPolicy": "SingleNUMANode"}}),
+        "args": {"nodeNUMAResource": {"numaScoringStrategy": {"type": "BalancedAllocation"}}}})
+    scores = {tuple(h["affinity"]): h["score"] for h in out["hints"]["cpu"]}
+    # NUMA 0: cpu 7/8, memory 20/32 -> sigma 0.125 -> 87; NUMA 1: cpu 1/8, memory 28/32 -> sigma 0.375 -> 62
+    assert scores[(0,)] == 87 and scores[(1,)] == 62
+    assert out["hint"]["affinity"] == [0]
