@@ -53,6 +53,9 @@ if [[ ! -f "$copy/.source" || "$(cat "$copy/.source")" != "$KUEUE_VERSION $KUEUE
 	chmod -R u+w "$copy"
 	echo "$KUEUE_VERSION $KUEUE_SUM" > "$copy/.source"
 fi
+mkdir -p build/crds
+cp "$copy"/config/components/crd/bases/kueue.x-k8s.io_topologies.yaml \
+	"$copy"/config/components/crd/bases/kueue.x-k8s.io_resourceflavors.yaml build/crds/
 (cd _upstream && find . -type f) | while read -r f; do
 	mkdir -p "$copy/$(dirname "$f")"
 	cp "_upstream/$f" "$copy/$f"

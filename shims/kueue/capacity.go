@@ -54,6 +54,7 @@ func runCapacity(raw json.RawMessage) answer {
 	}
 	snap := c.cache.Snapshot()
 	excluded := map[string]string{}
+	excludedNodes := map[string]bool{}
 	if in.PodSet != nil {
 		tr, err := podSetRequests(*in.PodSet, c.flavor)
 		if err != nil {
@@ -65,6 +66,7 @@ func runCapacity(raw json.RawMessage) answer {
 		}
 		for _, e := range exclusions {
 			excluded[e.Node] = e.Reason
+			excludedNodes[e.Node] = true
 		}
 	}
 	nodes := make([]map[string]any, 0, len(c.nodes))
@@ -82,7 +84,7 @@ func runCapacity(raw json.RawMessage) answer {
 		nodes = append(nodes, entry)
 	}
 	domains := []map[string]any{}
-	for _, d := range snap.ConformanceDomains() {
+	for _, d := range snap.ConformanceDomains(excludedNodes) {
 		entry := map[string]any{"level": levels[d.Level], "values": d.Values, "free": freeMap(d.Free)}
 		if in.PodSet != nil {
 			entry["podCount"] = d.PodCount

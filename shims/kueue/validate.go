@@ -12,6 +12,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/controller/jobframework"
+	"sigs.k8s.io/kueue/pkg/resources"
 )
 
 type validateInput struct {
@@ -260,7 +261,7 @@ func levelErrors(name string, ps kueue.PodSet, topology *kueue.Topology, flavorN
 		return []validationError{{PodSet: name, Reason: "UnknownTopologyLevel",
 			Message: fmt.Sprintf("Flavor %q does not contain the requested level", flavorName)}}
 	}
-	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: nil, Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
+	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: resources.Requests{}, Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
 	res := snap.FindTopologyAssignmentsForFlavor(schdcache.FlavorTASRequests{req}, schdcache.WithWorkload(&kueue.Workload{}))
 	msg := res[ps.Name].FailureReason
 	reason, _ := notFitReason(msg)

@@ -125,15 +125,18 @@ func (s *TASFlavorSnapshot) ConformanceFillCounts(tr *TASPodSetRequests) ([]Conf
 	return out, ""
 }
 
-// ConformanceDomains lists every domain, outermost level first, each level in
-// path order, with the state the last ConformanceFillCounts left.
-func (s *TASFlavorSnapshot) ConformanceDomains() []ConformanceDomain {
+// ConformanceDomains lists every domain that holds a leaf not in excluded
+// (node names), outermost level first, each level in path order, with the
+// free capacity of those leaves and the state the last ConformanceFillCounts
+// left.
+func (s *TASFlavorSnapshot) ConformanceDomains(excluded map[string]bool) []ConformanceDomain {
 	free := map[tas.TopologyDomainID]resources.Requests{}
-	for id, leaf := range s.leaves {
-		r := leaf.freeCapacity.Clone()
-		if r == nil {
-			r = resources.Requests{}
+	for _, leaf := range s.leaves {
+		if leaf.node != nil && excluded[leaf.node.Name] {
+			continue
 		}
+		r := resources.Requests{corev1.ResourcePods: 0}
+		r.Add(leaf.freeCapacity)
 		r.Sub(leaf.tasUsage)
 		for d := &leaf.domain; d != nil; d = d.parent {
 			if free[d.id] == nil {
@@ -141,13 +144,14 @@ func (s *TASFlavorSnapshot) ConformanceDomains() []ConformanceDomain {
 			}
 			free[d.id].Add(r)
 		}
-		_ = id
 	}
 	var out []ConformanceDomain
 	for level, byID := range s.domainsPerLevel {
 		var doms []*domain
 		for _, d := range byID {
-			doms = append(doms, d)
+			if free[d.id] != nil {
+				doms = append(doms, d)
+			}
 		}
 		slices.SortFunc(doms, func(a, b *domain) int { return slices.Compare(a.levelValues, b.levelValues) })
 		for _, d := range doms {
