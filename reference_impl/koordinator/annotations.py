@@ -138,6 +138,8 @@ def device_hints(annotations: Mapping[str, str]) -> dict[str, DeviceHint]:
     for dtype, hint in obj.items():
         if dtype not in DEVICE_TYPES:
             raise Refusal(reason, f"annotation {key}: unknown device type {dtype!r}", "PreFilter")
+        if hint is None:
+            hint = {}
         if not isinstance(hint, dict):
             raise Refusal(reason, f"annotation {key}: the hint for {dtype} must be an object", "PreFilter")
         sel = {}
