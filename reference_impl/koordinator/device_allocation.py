@@ -11,7 +11,7 @@ from . import annotations as ann
 from . import partitions, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
-from .devices import FULL, Device
+from .devices import Device
 from .node import Node
 from .refusal import Refusal
 
@@ -97,7 +97,7 @@ def device_score(args: Args, device: Device, usage: Usage, per_device: int) -> i
 class _Scope:
     level: int
     devices: list[Device]
-    children: list["_Scope"]
+    children: list[_Scope]
 
 
 def _tree(devices: list[Device], with_device_level: bool) -> _Scope | None:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from ..numa import bitmask
-from .reason_text import render_mask
 from .hints import Hint, ProviderHints
+from .reason_text import render_mask
 
 NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE = "None", "BestEffort", "Restricted", "SingleNUMANode"
 POLICIES = (NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE)

@@ -11,8 +11,8 @@ from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
 from .node import Node
-from .policy import Resolution
 from .pod import Pod
+from .policy import Resolution
 from .refusal import Refusal
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..numa import bitmask
-from . import cpulist, merge as merge_mod, numa_resources, topology
+from . import cpulist, numa_resources, scoring, topology
+from . import merge as merge_mod
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .device_requests import on_node, parse_requests
@@ -19,7 +20,6 @@ from .pipeline import decide, mask_key
 from .pod import parse_pod
 from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
 from .refusal import Refusal
-from . import scoring
 
 
 def _mapping(input_: Any) -> Mapping:

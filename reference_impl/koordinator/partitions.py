@@ -4,7 +4,7 @@ and the choice of a partition for a whole-GPU request."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import annotations as ann

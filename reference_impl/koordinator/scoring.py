@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from .args import BALANCED, LEAST, MOST
+from .args import BALANCED, MOST
 
 MAX_SCORE = 100
 

@@ -1,8 +1,8 @@
 """The topology manager merge: upstream's table cases and the document's rules."""
 
-from reference_impl.numa import bitmask
 from reference_impl.koordinator.hints import Hint
 from reference_impl.koordinator.merge import exclusive_ok, merge
+from reference_impl.numa import bitmask
 
 from .helpers import run
 

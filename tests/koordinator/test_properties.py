@@ -6,10 +6,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from reference_impl.koordinator import topology
-from reference_impl.numa import bitmask
 from reference_impl.koordinator.cpu_accumulator import take_cpus
 from reference_impl.koordinator.hints import Hint
 from reference_impl.koordinator.merge import merge
+from reference_impl.numa import bitmask
 
 from .helpers import LSR, NUMA_SPEC, RESOURCE_SPEC, node, pod, run
 
