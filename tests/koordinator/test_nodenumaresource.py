@@ -213,3 +213,30 @@ def test_balanced_numa_scoring_prefers_the_balanced_numa_node():
     # NUMA 0: cpu 7/8, memory 20/32 -> sigma 0.125 -> 87; NUMA 1: cpu 1/8, memory 28/32 -> sigma 0.375 -> 62
     assert scores[(0,)] == 87 and scores[(1,)] == 62
     assert out["hint"]["affinity"] == [0]
+
+
+def _allocate(node_spec, pod_spec, affinity):
+    from reference_impl.koordinator.args import parse_args
+    from reference_impl.koordinator.node import parse_node
+    from reference_impl.koordinator.numa_resources import allocate
+    from reference_impl.koordinator.pod import parse_pod
+    from reference_impl.koordinator.policy import resolve
+    from reference_impl.numa import bitmask
+    n, p, a = parse_node(node_spec), parse_pod(pod_spec), parse_args(None)
+    return allocate(n, p, resolve(n, p, a), bitmask.from_bits(affinity))
+
+
+def test_split_over_two_numa_nodes_as_upstream():
+    big = node(cores=26)     # two NUMA nodes of 26 hyper-threaded cores: 0-51 and 52-103
+    bound = _allocate(big, pod(cpu="4", memory=None, labels=LSR), [0, 1])
+    assert bound.numa == {0: {"cpu": 2000}, 1: {"cpu": 2000}} and bound.cpuset == [0, 1, 52, 53]
+    shared = _allocate(big, pod(cpu="3500m", memory="1Gi"), [0, 1])
+    assert shared.numa == {0: {"cpu": 1750, "memory": 2**29}, 1: {"cpu": 1750, "memory": 2**29}}
+    assert shared.cpuset is None
+
+
+def test_split_fills_the_scarcer_numa_node_first():
+    placed = [{"name": "p", "numaResources": {"1": {"cpu": "7"}}}]
+    out = _allocate(node(pods=placed), pod(cpu="4", memory=None), [0, 1])
+    # NUMA 1 has 1 CPU left: it is first in order and gives min(1, 4/2); NUMA 0 takes the remaining 3.
+    assert out.numa == {0: {"cpu": 3000}, 1: {"cpu": 1000}}
