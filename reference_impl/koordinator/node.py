@@ -122,9 +122,11 @@ def parse_node(spec: Mapping, where: str = "node") -> Node:
     capacity: dict[int, dict[str, int]] = {}
     for i, zone in enumerate(spec.get("numaNodes") or []):
         zw = f"{where}/numaNodes/{i}"
-        if not isinstance(zone, Mapping) or not isinstance(zone.get("id"), int):
+        if not isinstance(zone, Mapping) or not isinstance(zone.get("id"), int) or isinstance(zone.get("id"), bool):
             raise InvalidInput(zw, "expected a mapping with an integer id")
         nid = zone["id"]
+        if not 0 <= nid <= 63:
+            raise InvalidInput(zw + "/id", f"NUMA node id {nid} outside 0..63")
         if nid in capacity:
             raise InvalidInput(zw + "/id", f"duplicate NUMA node {nid}")
         res = _quantity_map({k: v for k, v in zone.items() if k != "id"}, zw)
