@@ -53,7 +53,10 @@ def _hint(spec, where: str) -> Hint:
     if affinity is not None:
         if not isinstance(affinity, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in affinity):
             raise InvalidInput(where + "/affinity", "expected a list of NUMA ids or null")
-        affinity = bitmask.from_bits(affinity)
+        try:
+            affinity = bitmask.from_bits(affinity)
+        except bitmask.BitMaskError as exc:
+            raise InvalidInput(where + "/affinity", str(exc)) from None
     score = spec.get("score", 0)
     if not isinstance(score, int) or isinstance(score, bool):
         raise InvalidInput(where + "/score", "expected an integer")
@@ -68,8 +71,9 @@ def op_merge(input_: Mapping) -> dict:
     if policy not in merge_mod.POLICIES:
         raise InvalidInput("policy", f"unknown policy {policy!r}")
     numa_nodes = input_.get("numaNodes")
-    if not isinstance(numa_nodes, list) or not numa_nodes:
-        raise InvalidInput("numaNodes", "expected a non-empty list of NUMA ids")
+    if not isinstance(numa_nodes, list) or not numa_nodes or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i <= 63 for i in numa_nodes):
+        raise InvalidInput("numaNodes", "expected a non-empty list of NUMA ids 0..63")
     exclusive = input_.get("singleNUMANodeExclusive") or None
     try:
         statuses = {int(k): v for k, v in (input_.get("numaNodeStatus") or {}).items()}
