@@ -228,6 +228,59 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_fuzz(args) -> int:
+    from conformance.fuzz import emit, strategies
+    from conformance.fuzz.differential import FuzzReport, fuzz_operation
+    from conformance.fuzz.report import write as write_report
+
+    components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
+    wanted = _csv(args.operation)
+    limits = Limits(startup_timeout=args.startup_timeout, case_timeout=args.case_timeout,
+                    restart_budget=args.restart_budget)
+    try:
+        implementation, reference = from_spec(args.impl, limits), from_spec(args.against, limits)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        hello = implementation.start()
+        reference.start()
+    except StartupError as exc:
+        print(f"topoconf: an implementation failed to start: {exc}", file=sys.stderr)
+        return EXIT_STARTUP
+    report = FuzzReport(args.impl, args.against, args.seed)
+    vocabulary = corpus_mod.load(args.corpus).features
+    try:
+        for component in components:
+            if component not in hello.components:
+                print(f"{component}: the implementation does not serve it; skipped", file=sys.stderr)
+                continue
+            for operation in strategies.operations(component):
+                if wanted and operation not in wanted:
+                    continue
+                table = strategies.INVALID if args.invalid else strategies.VALID
+                if (component, operation) not in table:
+                    continue
+                result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
+                                        args.examples, args.seed, strategies.IGNORED.get((component, operation), ()),
+                                        invalid=args.invalid)
+                report.operations.append(result)
+                verdict = "agree" if result.disagreement is None else "DISAGREE"
+                print(f"{component}.{operation}: {result.examples} generated cases, {verdict} "
+                      f"({result.seconds:.1f}s)", file=sys.stderr)
+    finally:
+        implementation.close()
+        reference.close()
+    if not report.operations:
+        raise UsageError("no operation to fuzz (check --component and --operation)")
+    written = [emit.write(d, report, vocabulary, Path(args.out)) for d in report.disagreements]
+    directory = args.report_dir or Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
+    summary = write_report(report, written, directory)
+    for path in written:
+        print(f"wrote fixture {path}")
+    print(f"{report.examples} generated cases, {len(report.disagreements)} disagreements; report {summary}")
+    return EXIT_UNEXPECTED if report.disagreements else EXIT_OK
+
+
 def cmd_path(_args) -> int:
     print(corpus_dir())
     return EXIT_OK
@@ -283,6 +336,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="json")
     p.add_argument("--corpus", type=Path, default=None)
     p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("fuzz", help="generated cases on an implementation and on the reference; disagreements "
+                                     "shrunk and written as fixtures")
+    p.add_argument("--impl", required=True, help="'reference' or 'exec:COMMAND'")
+    p.add_argument("--against", default="reference", help="the oracle (default: the bundled reference)")
+    p.add_argument("--component", action="append", help="component(s) to fuzz (default: all)")
+    p.add_argument("--operation", action="append", help="operation(s) to fuzz (default: all of the component)")
+    p.add_argument("--examples", type=int, default=200, help="generated cases per operation (default 200)")
+    p.add_argument("--seed", type=int, default=None, help="a seed for the generator (default: derandomized)")
+    p.add_argument("--invalid", action="store_true", help="generate inputs that must be refused, never crash")
+    p.add_argument("--out", default="fixtures/_generated", help="where shrunk disagreements are written as fixtures")
+    p.add_argument("--report-dir", type=Path, help="default reports/fuzz/<implementation>-<version>/")
+    p.add_argument("--case-timeout", type=float, default=10.0)
+    p.add_argument("--startup-timeout", type=float, default=30.0)
+    p.add_argument("--restart-budget", type=int, default=10)
+    p.add_argument("--corpus", type=Path, default=None)
+    p.set_defaults(fn=cmd_fuzz)
 
     p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
     p.set_defaults(fn=cmd_path)

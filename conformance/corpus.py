@@ -156,8 +156,13 @@ class _Loader:
             if "$block" in value:
                 base = self.block(value["$block"], rel, getattr(value, "line", line), case_id, pointer, stack)
                 overrides = {k: v for k, v in value.items() if k != "$block"}
-                resolved = self.resolve(overrides, rel, line, case_id, pointer, stack)
-                return deep_merge(base, resolved)
+                if not overrides:
+                    return base
+                if not isinstance(base, dict):
+                    raise _BlockError(rel, getattr(value, "line", line), case_id, pointer, "block-override",
+                                      f"block {value['$block']!r} is not a mapping, so keys beside $block cannot "
+                                      "override parts of it")
+                return deep_merge(base, self.resolve(overrides, rel, line, case_id, pointer, stack))
             return {k: self.resolve(v, rel, line, case_id, f"{pointer}/{k}", stack) for k, v in value.items()}
         if isinstance(value, list):
             return [self.resolve(v, rel, line, case_id, f"{pointer}/{i}", stack) for i, v in enumerate(value)]

@@ -37,6 +37,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--restart-budget", type=int, default=10, help="restarts allowed per process")
     group.addoption("--report-dir", default=None, help="where to write the report (default reports/<impl>-<version>/)")
     group.addoption("--corpus", default=None, help="the corpus folder (default: the bundled one)")
+    group.addoption("--fuzz-examples", type=int, default=0,
+                    help="also run N generated cases per operation against --fuzz-against (differential)")
+    group.addoption("--fuzz-against", default="reference", help="the oracle for --fuzz-examples")
+    group.addoption("--fuzz-seed", type=int, default=None, help="seed for --fuzz-examples (default: derandomized)")
     # `--strict` is pytest's own switch; with it an unexpected pass fails the run.
 
 
@@ -81,6 +85,8 @@ class _State:
     def close(self) -> None:
         if self.adapter is not None:
             self.adapter.close()
+        if getattr(self, "oracle", None) is not None:
+            self.oracle.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -237,6 +243,50 @@ def _write_report(session: pytest.Session, state: _State) -> None:
         unexpected = sum(1 for r in state.records if r.outcome not in BENIGN
                          and (state.strict or r.outcome != XPASS))
         reporter.write_line(f"topoconf: {len(state.records)} cases, {unexpected} unexpected; report {written[1]}")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    state = _state(config)
+    if state is None or config.option.fuzz_examples <= 0:
+        return
+    from conformance.fuzz import strategies
+
+    for component, operation in sorted(strategies.VALID):
+        items.append(FuzzItem.from_parent(session, name=f"fuzz[{component}.{operation}]",
+                                          component=component, operation=operation))
+
+
+class FuzzItem(pytest.Item):
+    """A bounded differential run of generated cases for one operation."""
+
+    def __init__(self, *, component, operation, **kwargs):
+        super().__init__(**kwargs)
+        self.component, self.operation = component, operation
+
+    def runtest(self) -> None:
+        from conformance.fuzz import emit, strategies
+        from conformance.fuzz.differential import FuzzReport, fuzz_operation
+
+        state = _state(self.config)
+        adapter, hello = state.ensure_started()
+        if self.component not in hello.components:
+            pytest.skip(f"unsupported: the implementation does not serve {self.component}")
+        option = self.config.option
+        if not hasattr(state, "oracle"):
+            state.oracle = from_spec(option.fuzz_against, state.limits)
+            state.oracle.start()
+        result = fuzz_operation(adapter, state.oracle, self.component, self.operation,
+                                strategies.VALID[(self.component, self.operation)], option.fuzz_examples,
+                                option.fuzz_seed, strategies.IGNORED.get((self.component, self.operation), ()))
+        if result.disagreement is not None:
+            report = FuzzReport(state.spec, option.fuzz_against, option.fuzz_seed, [result])
+            written = emit.write(result.disagreement, report, state.corpus.features,
+                                 Path(self.config.rootpath) / "fixtures" / "_generated")
+            raise AssertionError(f"{result.examples} generated cases; a shrunk disagreement, written to {written}:\n"
+                                 + "\n".join(result.disagreement.diff))
+
+    def reportinfo(self):
+        return "fuzz", None, self.name
 
 
 def pytest_report_header(config: pytest.Config):

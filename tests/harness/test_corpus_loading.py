@@ -138,3 +138,14 @@ def test_a_file_level_problem_is_reported_once_without_cases(tmp_path, bad):
     corpus = make_corpus(tmp_path, {"a.yaml": bad})
     assert corpus.cases == [] and corpus.problems
     assert all(p.file == "fixtures/kubelet/a.yaml" for p in corpus.problems)
+
+
+def test_a_block_may_be_a_list_used_whole_but_not_overridden(tmp_path):
+    blocks = {"kubelet/two-nodes": BLOCK, "kubelet/providers": "- {cpu: [{affinity: [0], preferred: true}]}\n"}
+    whole = CASE.format(id="whole").replace("providers: [{cpu: [{affinity: [0], preferred: true}]}]",
+                                            "providers: {$block: kubelet/providers}")
+    overridden = CASE.format(id="over").replace("providers: [{cpu: [{affinity: [0], preferred: true}]}]",
+                                                "providers: {$block: kubelet/providers, extra: 1}")
+    corpus = make_corpus(tmp_path, {"a.yaml": HEAD + whole + overridden}, blocks)
+    assert corpus.by_id["whole"].input["providers"] == [{"cpu": [{"affinity": [0], "preferred": True}]}]
+    assert {(p.case_id, p.rule) for p in corpus.problems} == {("over", "block-override")}

@@ -1,0 +1,133 @@
+"""Run generated inputs on two implementations and shrink any disagreement.
+
+Hypothesis drives the generation and, on a disagreement, shrinks the input to a
+minimal one that still disagrees; that minimal input is what comes back.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from conformance import compare
+from conformance.adapters.base import Adapter, Response
+
+# Transport failures: never an acceptable answer, whatever the input.
+BROKEN = ("crash", "timeout", "malformed", "bad-seq", "notrun")
+
+
+@dataclass
+class Disagreement:
+    component: str
+    operation: str
+    input: dict[str, Any]
+    implementation: dict[str, Any]
+    reference: dict[str, Any]
+    diff: list[str]
+    invalid_input: bool
+
+    @property
+    def digest(self) -> str:
+        canonical = json.dumps(self.input, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:10]
+
+
+@dataclass
+class OperationReport:
+    component: str
+    operation: str
+    invalid_inputs: bool
+    examples: int = 0
+    seconds: float = 0.0
+    disagreement: Disagreement | None = None
+
+
+@dataclass
+class FuzzReport:
+    implementation: str
+    against: str
+    seed: int | None
+    operations: list[OperationReport] = field(default_factory=list)
+
+    @property
+    def examples(self) -> int:
+        return sum(o.examples for o in self.operations)
+
+    @property
+    def disagreements(self) -> list[Disagreement]:
+        return [o.disagreement for o in self.operations if o.disagreement]
+
+
+def _strip(value: Any, patterns: tuple[str, ...], path: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _strip(v, patterns, f"{path}/{k}".lstrip("/")) for k, v in value.items()
+                if not any(fnmatch.fnmatchcase(f"{path}/{k}".lstrip("/"), p) for p in patterns)}
+    if isinstance(value, list):
+        return [_strip(v, patterns, f"{path}/{i}".lstrip("/")) for i, v in enumerate(value)]
+    return value
+
+
+def _describe(response: Response) -> dict[str, Any]:
+    if response.kind == "result":
+        return {"result": response.result}
+    return {response.kind: response.message}
+
+
+def disagreement(impl: Response, ref: Response, ignored: tuple[str, ...], invalid: bool) -> list[str]:
+    """Why two answers to the same input disagree; empty when they agree."""
+    if impl.kind in BROKEN:
+        return [f"the implementation answered {impl.kind}: {impl.message}"]
+    if ref.kind in BROKEN:
+        return [f"the reference answered {ref.kind}: {ref.message}"]
+    if invalid and {impl.kind, ref.kind} <= {"result", "error"} and impl.kind != ref.kind:
+        # For input outside the contract, a refusal result and an error answer
+        # are both a refusal; only a crash or a hang is a fault.
+        return []
+    if impl.kind != ref.kind:
+        return [f"the implementation answered {impl.kind} ({impl.message}), the reference {ref.kind} ({ref.message})"]
+    if impl.kind != "result":
+        return []
+    mine, theirs = _strip(impl.result, ignored), _strip(ref.result, ignored)
+    if mine == theirs:
+        return []
+    return compare.diff(theirs, mine) + [f"{line} (a key only the implementation has)"
+                                         for line in compare.diff(mine, theirs) if "key missing" in line]
+
+
+def fuzz_operation(implementation: Adapter, reference: Adapter, component: str, operation: str, strategy,
+                   examples: int, seed: int | None, ignored: tuple[str, ...] = (), invalid: bool = False
+                   ) -> OperationReport:
+    report = OperationReport(component, operation, invalid)
+    found: list[Disagreement] = []
+
+    def check(data: dict[str, Any]) -> None:
+        report.examples += 1
+        case = {"component": component, "operation": operation, "input": data}
+        case_id = f"fuzz.{component}.{operation}.{report.examples}"
+        mine = implementation.run(case_id, case)
+        theirs = reference.run(case_id, case)
+        lines = disagreement(mine, theirs, ignored, invalid)
+        if lines:
+            found.append(Disagreement(component, operation, data, _describe(mine), _describe(theirs), lines, invalid))
+            raise AssertionError("\n".join(lines))
+
+    runner = settings(max_examples=examples, database=None, deadline=None, derandomize=seed is None,
+                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)(
+        given(strategy)(check))
+    if seed is not None:
+        runner = hypothesis_seed(seed)(runner)
+    started = time.monotonic()
+    try:
+        runner()
+    except AssertionError:
+        # Hypothesis replays the minimal failing example last.
+        report.disagreement = found[-1] if found else None
+    report.seconds = time.monotonic() - started
+    return report

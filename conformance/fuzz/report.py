@@ -1,0 +1,38 @@
+"""fuzz.json and fuzz.md: what a fuzzing run tried and what it found."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tabulate import tabulate
+
+from conformance.fuzz.differential import FuzzReport
+
+
+def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    rows = [
+        {"component": o.component, "operation": o.operation, "invalid_inputs": o.invalid_inputs,
+         "examples": o.examples, "seconds": round(o.seconds, 2),
+         "disagreement": None if o.disagreement is None else {"diff": o.disagreement.diff,
+                                                               "input": o.disagreement.input}}
+        for o in report.operations
+    ]
+    document = {"implementation": report.implementation, "against": report.against, "seed": report.seed,
+                "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "examples": report.examples, "disagreements": len(report.disagreements),
+                "fixtures": [str(p) for p in fixtures], "operations": rows}
+    (directory / "fuzz.json").write_text(json.dumps(document, indent=1) + "\n")
+    table = tabulate([[r["component"], r["operation"], "invalid" if r["invalid_inputs"] else "valid", r["examples"],
+                       "yes" if r["disagreement"] else "no"] for r in rows],
+                     headers=["component", "operation", "inputs", "generated cases", "disagreement"], tablefmt="github")
+    lines = [f"# Differential fuzzing: {report.implementation} against {report.against}", "",
+             f"Seed: {'derandomized' if report.seed is None else report.seed}. Generated cases: {report.examples}. "
+             f"Disagreements: {len(report.disagreements)}.", "", table, ""]
+    for path in fixtures:
+        lines.append(f"- fixture written: `{path}`")
+    path = directory / "fuzz.md"
+    path.write_text("\n".join(lines).rstrip() + "\n")
+    return path

@@ -1,0 +1,191 @@
+"""Generated kubelet inputs (docs/operations/kubelet.md): machines of 1 to 8 NUMA
+nodes with symmetric distance matrices, provider hints with nil and empty lists,
+kubelet configurations, pods and admission sequences."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+POLICIES = ("none", "best-effort", "restricted", "single-numa-node")
+STRATEGIES = ("none", "most-allocated", "least-allocated")
+RESOURCES = ("cpu", "memory", "hugepages-2Mi", "nvidia.com/gpu", "intel.com/sriov-nic")
+
+
+@st.composite
+def numa(draw, max_nodes: int = 8, distances: bool | None = None):
+    count = draw(st.integers(1, max_nodes))
+    nodes = list(range(count))
+    with_distances = draw(st.booleans()) if distances is None else distances
+    data = {"nodes": nodes}
+    if with_distances:
+        far = {}
+        for i in nodes:
+            for j in nodes:
+                if i < j:
+                    far[(i, j)] = draw(st.sampled_from((11, 12, 20, 21, 30, 32)))
+        data["distances"] = [[10 if i == j else far[(min(i, j), max(i, j))] for j in nodes] for i in nodes]
+    return data
+
+
+def mask(nodes: list[int]):
+    return st.lists(st.sampled_from(nodes), min_size=1, max_size=len(nodes), unique=True).map(sorted)
+
+
+@st.composite
+def hint(draw, nodes: list[int], scored: bool):
+    affinity = draw(st.one_of(mask(nodes), st.just(None), st.just([])) if draw(st.integers(0, 9)) == 0 else mask(nodes))
+    data = {"affinity": affinity, "preferred": draw(st.booleans())}
+    if scored and draw(st.booleans()):
+        data["score"] = draw(st.integers(0, 100))
+    return data
+
+
+@st.composite
+def provider(draw, nodes: list[int], scored: bool):
+    kind = draw(st.integers(0, 19))
+    if kind == 0:
+        return None
+    if kind == 1:
+        return {}
+    resources = draw(st.lists(st.sampled_from(RESOURCES), min_size=1, max_size=2, unique=True))
+    out = {}
+    for resource in resources:
+        shape = draw(st.integers(0, 11))
+        if shape == 0:
+            out[resource] = None
+        elif shape == 1:
+            out[resource] = []
+        else:
+            out[resource] = draw(st.lists(hint(nodes, scored), min_size=1, max_size=5))
+    return out
+
+
+def weights():
+    pair = st.tuples(st.sampled_from(RESOURCES), st.integers(0, 100))
+    return st.lists(pair, max_size=3, unique_by=lambda p: p[0]).map(lambda ps: ",".join(f"{r}={w}" for r, w in ps))
+
+
+@st.composite
+def merge_input(draw):
+    topology = draw(numa(max_nodes=6))
+    nodes = topology["nodes"]
+    options: dict[str, str] = {}
+    if draw(st.booleans()) and "distances" in topology:
+        options["prefer-closest-numa-nodes"] = "true"
+    scored = draw(st.booleans())
+    if scored:
+        options["numa-allocation-strategy"] = draw(st.sampled_from(STRATEGIES))
+        if draw(st.booleans()):
+            options["numa-score-weights"] = draw(weights())
+    return {
+        "policy": draw(st.sampled_from(POLICIES)),
+        "options": options,
+        "featureGates": {"TopologyManagerPolicyAlphaOptions": draw(st.booleans())},
+        "kubernetesVersion": "1.38",
+        "numa": topology,
+        "providers": draw(st.lists(provider(nodes, scored), max_size=3)),
+    }
+
+
+OPTION_VALUES = {
+    "prefer-closest-numa-nodes": st.sampled_from(("true", "false", "1", "0", "True", "yes", "")),
+    "max-allowable-numa-nodes": st.sampled_from(("8", "9", "16", "7", "0", "-1", "eight", "8.5")),
+    "numa-allocation-strategy": st.sampled_from(STRATEGIES + ("", "Most-Allocated", "spread")),
+    "numa-score-weights": st.one_of(weights(), st.sampled_from(("cpu", "cpu=", "=3", "cpu=1.5", "cpu=-1",
+                                                                 "cpu=101", "cpu=NaN", "cpu=3,", " cpu = 3 "))),
+    "unknown-option": st.just("true"),
+}
+
+
+@st.composite
+def start_input(draw):
+    version = draw(st.sampled_from(("1.25", "1.26", "1.27", "1.28", "1.31", "1.32", "1.35", "1.38")))
+    names = draw(st.lists(st.sampled_from(sorted(OPTION_VALUES)), max_size=2, unique=True))
+    gates = draw(st.dictionaries(st.sampled_from(("TopologyManagerPolicyOptions", "TopologyManagerPolicyBetaOptions",
+                                                  "TopologyManagerPolicyAlphaOptions")), st.booleans(), max_size=3))
+    return {
+        "kubernetesVersion": version,
+        "featureGates": gates,
+        "numa": draw(numa(max_nodes=12)),
+        "kubeletConfiguration": {
+            "topologyManagerPolicy": draw(st.sampled_from(POLICIES + ("bogus",))),
+            "topologyManagerScope": draw(st.sampled_from(("container", "pod", "node"))),
+            "topologyManagerPolicyOptions": {n: draw(OPTION_VALUES[n]) for n in names},
+        },
+    }
+
+
+@st.composite
+def container(draw, name: str, guaranteed: bool):
+    cpu = draw(st.integers(1, 8))
+    memory = f"{draw(st.integers(1, 8))}Gi"
+    requests = {"cpu": str(cpu), "memory": memory}
+    if draw(st.integers(0, 3)) == 0:
+        requests["nvidia.com/gpu"] = str(draw(st.integers(1, 2)))
+    limits = dict(requests) if guaranteed else {k: v for k, v in requests.items() if k != "cpu"}
+    return {"name": name, "resources": {"requests": requests, "limits": limits}}
+
+
+@st.composite
+def pod(draw, name: str):
+    guaranteed = draw(st.integers(0, 4)) > 0
+    apps = draw(st.integers(1, 3))
+    spec = {"name": name, "containers": [draw(container(f"app{i}", guaranteed)) for i in range(apps)]}
+    if draw(st.integers(0, 4)) == 0:
+        spec["initContainers"] = [draw(container("init", guaranteed))]
+    return spec
+
+
+@st.composite
+def admit_input(draw):
+    count = draw(st.integers(1, 4))
+    numa_nodes = [
+        {"id": i, "cpus": draw(st.sampled_from((4, 8, 16))), "memory": f"{draw(st.sampled_from((8, 16, 32)))}Gi",
+         "devices": {"nvidia.com/gpu": draw(st.integers(0, 4))}}
+        for i in range(count)
+    ]
+    options: dict[str, str] = {}
+    if draw(st.booleans()):
+        options["numa-allocation-strategy"] = draw(st.sampled_from(STRATEGIES))
+    events, names = [], []
+    for index in range(draw(st.integers(1, 5))):
+        if names and draw(st.integers(0, 3)) == 0:
+            events.append({"remove": names.pop(draw(st.integers(0, len(names) - 1)))})
+        else:
+            name = f"pod-{index}"
+            names.append(name)
+            events.append({"admit": draw(pod(name))})
+    return {
+        "kubernetesVersion": "1.38",
+        "featureGates": {"TopologyManagerPolicyAlphaOptions": True},
+        "kubeletConfiguration": {
+            "topologyManagerPolicy": draw(st.sampled_from(POLICIES)),
+            "topologyManagerScope": draw(st.sampled_from(("container", "pod"))),
+            "topologyManagerPolicyOptions": options,
+        },
+        "node": {"numaNodes": numa_nodes},
+        "events": events,
+    }
+
+
+@st.composite
+def invalid_merge_input(draw):
+    data = draw(merge_input())
+    breakage = draw(st.integers(0, 3))
+    if breakage == 0:
+        data["options"]["numa-score-weights"] = draw(st.sampled_from(("cpu", "cpu=x", "cpu=101", "=1", "cpu=-2")))
+        data["options"]["numa-allocation-strategy"] = "most-allocated"
+    elif breakage == 1:
+        data["options"]["numa-allocation-strategy"] = draw(st.sampled_from(("pack", "MOST-ALLOCATED", "spread")))
+    elif breakage == 2:
+        data["options"]["max-allowable-numa-nodes"] = draw(st.sampled_from(("7", "x", "-8")))
+    else:
+        data["numa"] = {"nodes": list(range(9))}
+    return data
+
+
+VALID = {"merge": merge_input(), "start": start_input(), "admit": admit_input()}
+INVALID = {"merge": invalid_merge_input(), "start": start_input()}
+# Which concrete CPU ids a static policy takes is its own choice; how many per
+# NUMA node is not.
+IGNORED = {"admit": ["pods/*/containers/*/cpuIDs"]}

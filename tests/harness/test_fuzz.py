@@ -1,0 +1,46 @@
+"""Differential fuzzing: agreement on the reference, shrinking and fixture output
+on a disagreement, and invalid inputs refused rather than crashed on."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import corpus as corpus_mod
+from conformance.cli import main
+from conformance.fuzz import strategies
+
+HERE = Path(__file__).parent
+FAKE = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good"
+REFERENCE_EXEC = f"exec:{sys.executable} -m reference_impl"
+
+
+@pytest.mark.parametrize("component", sorted({c for c, _ in strategies.VALID}))
+def test_the_reference_agrees_with_itself_through_the_protocol(tmp_path, component):
+    code = main(["fuzz", "--impl", REFERENCE_EXEC, "--component", component, "--examples", "25",
+                 "--out", str(tmp_path / "gen"), "--report-dir", str(tmp_path / "rep")])
+    assert code == 0
+    assert not (tmp_path / "gen").exists()
+    assert "Disagreements: 0" in (tmp_path / "rep" / "fuzz.md").read_text()
+
+
+@pytest.mark.parametrize("component", sorted({c for c, _ in strategies.INVALID}))
+def test_invalid_inputs_are_refused_never_crashed_on(tmp_path, component):
+    code = main(["fuzz", "--impl", REFERENCE_EXEC, "--component", component, "--examples", "25", "--invalid",
+                 "--out", str(tmp_path / "gen"), "--report-dir", str(tmp_path / "rep")])
+    assert code == 0
+
+
+def test_a_disagreement_is_shrunk_and_written_as_a_valid_fixture(tmp_path, capsys):
+    out = tmp_path / "gen"
+    code = main(["fuzz", "--impl", FAKE, "--component", "kubelet", "--operation", "merge", "--examples", "200",
+                 "--seed", "3", "--out", str(out), "--report-dir", str(tmp_path / "rep")])
+    assert code == 1
+    (written,) = list(out.rglob("*.yaml"))
+    corpus = corpus_mod.load(paths=[written])
+    assert corpus.problems == []
+    (case,) = corpus.cases
+    assert case.source == "generated" and case.id.startswith("kubelet.generated.merge.")
+    # Shrunk: no provider is needed to tell the fake's fixed answer from the reference's.
+    assert case.input["providers"] == []
+    assert "seed 3" in case.notes
