@@ -16,7 +16,7 @@ class NUMAInfo:
     _avg_cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @classmethod
-    def build(cls, nodes: Sequence[int], rows: Sequence[Sequence[int]] | None) -> "NUMAInfo":
+    def build(cls, nodes: Sequence[int], rows: Sequence[Sequence[int]] | None) -> NUMAInfo:
         nodes = tuple(nodes)
         if rows is None:
             return cls(nodes, None)

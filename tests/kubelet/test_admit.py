@@ -257,7 +257,10 @@ def test_hugepages_are_pinned_per_size():
 
 def test_memory_that_fits_nowhere_fails_at_allocation():
     node = {"numaNodes": [{"id": i, "cpus": 4, "memory": "8Gi", "hugepages-1Gi": "4Gi"} for i in (0, 1)]}
-    two = lambda n: pod(n, guaranteed("c", cpu=1, memory="1Gi", extra={"hugepages-1Gi": "2Gi"}))
+
+    def two(n):
+        return pod(n, guaranteed("c", cpu=1, memory="1Gi", extra={"hugepages-1Gi": "2Gi"}))
+
     three = pod("x", guaranteed("c", cpu=1, memory="1Gi", extra={"hugepages-1Gi": "3Gi"}))
     cfg = config("single-numa-node", numa_allocation_strategy="least-allocated")
     r = run(cfg, node, two("a"), two("b"), three, gates=ALPHA)

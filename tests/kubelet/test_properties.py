@@ -7,7 +7,6 @@ import json
 import pathlib
 
 import jsonschema
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -268,7 +267,7 @@ def test_admitted_containers_are_aligned_and_state_is_conserved(scenario):
     assert result["metrics"]["admission_errors_total"] == sum(not e["admitted"] for e in result["pods"])
     admitted = [e["name"] for e in result["pods"] if e["admitted"]]
     emptied = run_scenario(cfg, node, pods, remove=admitted)
-    for key, alloc in emptied["allocation"].items():
+    for alloc in emptied["allocation"].values():
         assert alloc["cpus"] == 0 and alloc["memory"] == 0 and not any(alloc["devices"].values())
     assert not any(emptied["metrics"]["numa_container_count"].values())
 

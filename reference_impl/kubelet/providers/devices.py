@@ -4,10 +4,10 @@ report, as a hint provider."""
 from __future__ import annotations
 
 from ...numa import bitmask
+from .. import quantity
 from ..hints import TopologyHint, utilisation_score
 from ..node import NodeState
 from ..pods import Container, Pod, pod_level
-from .. import quantity
 from . import AllocationError
 
 
