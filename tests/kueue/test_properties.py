@@ -144,3 +144,61 @@ def test_replacement_stays_in_the_required_domain(nodes, data):
             assert after[host] == c
     assert sum(after.values()) == count
     assert all(after[h] <= cpu[h] for h in after)
+
+
+EVENT_KINDS = ["NodeNotReady", "NodeReady", "NodeDeleted", "PodsTerminated", "PodsTerminating", "NodeTainted",
+               "NodeUntainted", "NodeReadyConditionRemoved", "Wait"]
+
+
+@st.composite
+def timelines(draw):
+    names = [f"n{i}" for i in range(1, 7)]
+    events = []
+    at = 0
+    deleted: set[str] = set()
+    for _ in range(draw(st.integers(1, 6))):
+        at += draw(st.sampled_from([0, 1, 10, 31]))
+        kind = draw(st.sampled_from(EVENT_KINDS))
+        event = {"at": at, "type": kind}
+        if kind != "Wait":
+            event["node"] = draw(st.sampled_from(names[:4]))
+            if event["node"] in deleted:
+                # a node that is gone takes no further events
+                event = {"at": at, "type": "Wait"}
+            elif kind == "NodeDeleted":
+                deleted.add(event["node"])
+        if event["type"] in ("NodeTainted", "NodeUntainted"):
+            event["taint"] = {"key": "maintenance", "effect": draw(st.sampled_from(["NoSchedule", "NoExecute"]))}
+        events.append(event)
+    gates = {gate: draw(st.booleans()) for gate in (
+        "TASFailedNodeReplacement", "TASReplaceNodeOnPodTermination", "TASFailedNodeReplacementFailFast",
+        "TASReplaceNodeDueToNotReadyOverFixedTime", "TASReplaceNodeOnNodeTaints")}
+    return events, gates
+
+
+@given(timelines())
+def test_hot_swap_timeline_invariants(timeline):
+    events, gates = timeline
+    nodes = [node(f"n{i}", "b1", "r1" if i <= 4 else "r2", cpu="4") for i in range(1, 7)]
+    assignment = {"levels": [HOST], "domains": [{"values": ["n1"], "count": 4}, {"values": ["n2"], "count": 4}]}
+    pod_sets = [pod_set(count=8, annotations={REQUIRED: BLOCK}, topologyAssignment=assignment)]
+    result = hot_swap(nodes, pod_sets, events, gates=gates)
+    gone_at: dict[str, float] = {}
+    for event, state in zip(events, result["states"], strict=True):
+        if event["type"] == "NodeDeleted":
+            gone_at.setdefault(event["node"], event["at"])
+        # only one failed node is handled at a time
+        assert len(state["unhealthyNodes"]) <= 1
+        if not gates["TASFailedNodeReplacement"]:
+            # only the taint eviction controller acts; Kueue marks and replaces nothing
+            assert all(a["type"] == "PodsEvicted" for a in state["actions"]) and state["unhealthyNodes"] == []
+        if state["evicted"]:
+            assert state["eviction"]["reason"] == "NodeFailures" and state["requeued"] is True
+            continue
+        domains = state["podSets"][0]["topologyAssignment"]["domains"]
+        assert sum(d["count"] for d in domains) == 8
+        for action in state["actions"]:
+            if action["type"] == "NodeReplaced":
+                # a replacement never lands on a node that is gone by then, nor on the failed one
+                assert action["node"] not in action["replacement"]
+                assert all(gone_at.get(host, float("inf")) > action["at"] for host in action["replacement"])
