@@ -15,6 +15,7 @@ from .helpers import (
     assign,
     cluster,
     constraints,
+    flavor,
     node,
     not_fit,
     placed,
@@ -118,7 +119,7 @@ def test_taint_exclusion_is_reported():
     assert not_fit(result)["message"] == ('topology "default" allows to fit only 4 out of 6 pod(s). '
                                           'Total nodes: 2; excluded: taint "gpu=true:NoSchedule": 1')
     tolerated = assign(nodes, [pod_set(count=6, annotations={REQUIRED: BLOCK})],
-                       resourceFlavor=__import__("tests.kueue.helpers", fromlist=["flavor"]).flavor(
+                       resourceFlavor=flavor(
                            tolerations=[{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}]))
     assert placed(tolerated) == [("n1", 4), ("n2", 2)]
 
