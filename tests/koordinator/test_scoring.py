@@ -69,3 +69,11 @@ def test_device_scoring(strategy, best):
 def test_unfit_nodes_score_zero():
     out = run("score", {"nodes": [node(name="small", cores=1)], "pod": pod(cpu="8", annotations={NUMA_SPEC: {"numaTopologyPolicy": "SingleNUMANode"}})})
     assert out["nodes"][0]["fits"] is False and out["nodes"][0]["score"] == 0 and out["best"] is None
+
+
+def test_node_score_on_the_chosen_numa_node_matches_upstream():
+    # upstream's worked example: 2 x (52 CPUs, 128Gi), SingleNUMANode, pod 21 CPUs / 40Gi, MostAllocated -> 35
+    n = node(cores=26, memory="128Gi")
+    out = run("score", {"nodes": [n], "pod": pod(cpu="21", memory="40Gi", annotations={NUMA_SPEC: {"numaTopologyPolicy": "SingleNUMANode"}}),
+                        "args": {"nodeNUMAResource": {"scoringStrategy": {"type": "MostAllocated"}}}})
+    assert out["nodes"][0]["score"] == (21 * 100 // 52 + 40 * 100 // 128) // 2 == 35
