@@ -23,6 +23,7 @@ from .placement import NotFit
 from .replacement import find_replacement
 from .resources import add
 from .topology import usage_per_leaf
+from .validation import webhook_errors
 from .workload import to_requests
 
 NODE_FAILURE_DELAY = 30.0
@@ -84,11 +85,20 @@ class Simulation:
         if not isinstance(wl, Mapping):
             raise InvalidInput("workload", "required mapping")
         self.pod_sets = parse_pod_sets(wl.get("podSets"), "workload.podSets")
+        errors = webhook_errors(self.pod_sets, gates.enabled(g.MULTI_LAYER))
+        if errors:
+            # an admitted workload has passed the webhook
+            raise InvalidInput(f"workload.podSets[{errors[0].pod_set}].annotations", errors[0].message)
         self.requests = {r.name: r for r in to_requests(self.pod_sets, gates)}
         owners = wl.get("owners") or []
+        if not isinstance(owners, list) or not all(isinstance(o, Mapping) for o in owners):
+            raise InvalidInput("workload.owners", "a list of owner references")
         annotations = wl.get("annotations") or {}
-        self.pod_owned = (len(owners) == 1 and (owners[0] or {}).get("kind") == "Pod"
-                          and (owners[0] or {}).get("apiVersion", "v1") == "v1"
+        if not isinstance(annotations, Mapping):
+            raise InvalidInput("workload.annotations", "a mapping")
+        # exactly one owner, a core/v1 Pod, and not a pod group
+        self.pod_owned = (len(owners) == 1 and owners[0].get("kind") == "Pod"
+                          and owners[0].get("apiVersion", "v1") == "v1"
                           and annotations.get(IS_GROUP_WORKLOAD) != "true")
         assignments = {}
         for i, raw in enumerate(wl.get("podSets")):
@@ -100,12 +110,18 @@ class Simulation:
         for assignment in assignments.values():
             for (host,), _ in assignment.domains:
                 pod_states[host] = "Running"
-        for host, state in (wl.get("podStates") or {}).items():
+        pod_states_in = wl.get("podStates") or {}
+        if not isinstance(pod_states_in, Mapping):
+            raise InvalidInput("workload.podStates", "a mapping of node name to pod state")
+        unhealthy_in = wl.get("unhealthyNodes") or []
+        if not isinstance(unhealthy_in, list) or not all(isinstance(n, str) for n in unhealthy_in):
+            raise InvalidInput("workload.unhealthyNodes", "a list of node names")
+        for host, state in pod_states_in.items():
             if state not in POD_STATES:
                 raise InvalidInput(f"workload.podStates.{host}", f"one of {', '.join(POD_STATES)}")
             pod_states[host] = state
         self.state = SwapState(assignments=assignments, pod_states=pod_states,
-                               unhealthy=list(wl.get("unhealthyNodes") or []))
+                               unhealthy=list(unhealthy_in))
         self.cluster = Cluster(nodes={n.name: n for n in self.common.nodes})
         for node in self.common.nodes:
             for taint in node.taints:
@@ -355,7 +371,7 @@ class Simulation:
 
     def apply(self, event: Mapping, i: int) -> None:
         kind = event.get("type")
-        if kind not in EVENT_TYPES:
+        if not isinstance(kind, str) or kind not in EVENT_TYPES:
             raise InvalidInput(f"events[{i}].type", f"one of {', '.join(EVENT_TYPES)}")
         if kind == "Wait":
             return

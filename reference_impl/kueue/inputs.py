@@ -59,7 +59,10 @@ def parse_common(input_: Mapping) -> Common:
     if flavor.topology_name != topology.name:
         raise Refused("TopologyMismatch", f'ResourceFlavor "{flavor.name}" references topology '
                                           f'"{flavor.topology_name}", not "{topology.name}"')
-    pods = [objects.parse_pod(p, f"pods[{i}]") for i, p in enumerate(input_.get("pods") or [])]
+    raw_pods = input_.get("pods") or []
+    if not isinstance(raw_pods, list):
+        raise InvalidInput("pods", "a list of Pod objects")
+    pods = [objects.parse_pod(p, f"pods[{i}]") for i, p in enumerate(raw_pods)]
     return Common(gates=gates, topology=topology, flavor=flavor, nodes=objects.parse_nodes(input_.get("nodes")),
                   pods=pods, admitted=objects.parse_admitted_workloads(input_.get("admittedWorkloads")))
 

@@ -17,16 +17,28 @@ CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
 EVENT_TYPES = ("AdmissionCheckState",) + tuple(t for t in NODE_EVENT_TYPES if not t.startswith("Pods"))
 
 
+def _items(value, field: str) -> list[Mapping]:
+    value = value or []
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        raise InvalidInput(field, "a list of mappings")
+    return value
+
+
 def _quota(raw, flavor_name: str) -> dict[str, int] | None:
     if raw is None:
         return None
-    spec = (raw or {}).get("spec") or {}
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("spec") or {}, Mapping):
+        raise InvalidInput("clusterQueue", "a ClusterQueue object")
+    spec = raw.get("spec") or {}
     quota: dict[str, int] = {}
-    for gi, group in enumerate(spec.get("resourceGroups") or []):
-        for fi, flavor in enumerate(group.get("flavors") or []):
+    groups = _items(spec.get("resourceGroups"), "clusterQueue.spec.resourceGroups")
+    for gi, group in enumerate(groups):
+        flavors = _items(group.get("flavors"), f"clusterQueue.spec.resourceGroups[{gi}].flavors")
+        for fi, flavor in enumerate(flavors):
             if flavor.get("name") != flavor_name:
                 continue
-            for ri, res in enumerate(flavor.get("resources") or []):
+            resources = _items(flavor.get("resources"), f"clusterQueue.spec.resourceGroups[{gi}].flavors[{fi}].resources")
+            for ri, res in enumerate(resources):
                 name = str(res.get("name"))
                 quota[name] = quantities.to_units(
                     name, res.get("nominalQuota", 0),
@@ -116,22 +128,25 @@ class Flow:
 
     def apply(self, event: Mapping, i: int) -> None:
         kind = event.get("type")
-        if kind not in EVENT_TYPES:
+        if not isinstance(kind, str) or kind not in EVENT_TYPES:
             raise InvalidInput(f"events[{i}].type", f"one of {', '.join(EVENT_TYPES)}")
         if kind == "AdmissionCheckState":
             check = event.get("check")
-            if check not in self.checks:
+            if not isinstance(check, str) or check not in self.checks:
                 raise InvalidInput(f"events[{i}].check", f"not one of the admissionChecks: {check!r}")
             state = event.get("state")
-            if state not in CHECK_STATES:
+            if not isinstance(state, str) or state not in CHECK_STATES:
                 raise InvalidInput(f"events[{i}].state", f"one of {', '.join(CHECK_STATES)}")
             if self.deactivated or self.admitted and state == "Ready":
                 return
             updates = {}
-            for j, update in enumerate(event.get("podSetUpdates") or []):
+            for j, update in enumerate(_items(event.get("podSetUpdates"), f"events[{i}].podSetUpdates")):
                 f = f"events[{i}].podSetUpdates[{j}]"
+                selector = update.get("nodeSelector") or {}
+                if not isinstance(selector, Mapping):
+                    raise InvalidInput(f"{f}.nodeSelector", "a mapping of label to value")
                 updates[str(update.get("name"))] = {
-                    "nodeSelector": {str(k): str(v) for k, v in (update.get("nodeSelector") or {}).items()},
+                    "nodeSelector": {str(k): str(v) for k, v in selector.items()},
                     "tolerations": objects.parse_tolerations(update.get("tolerations"), f"{f}.tolerations"),
                 }
             self.checks[check] = state
@@ -157,6 +172,8 @@ class Flow:
             self.nodes[node.name] = node
             return
         host = event.get("node")
+        if not isinstance(host, str):
+            raise InvalidInput(f"events[{i}].node", "required node name")
         node = self.nodes.get(host)
         if node is None:
             if kind == "NodeDeleted":
