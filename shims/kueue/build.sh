@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 KUEUE_VERSION=v0.17.0
 KUEUE_SUM='h1:7hzb38M4eKGzYW+CFv2s1L+swzzacUCHOCXxZmAV90I='
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly
+export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
 pinned=$(awk '$1 == "sigs.k8s.io/kueue" && $2 ~ /^v/ {print $2; exit}' go.mod)
 if [[ "$pinned" != "$KUEUE_VERSION" ]]; then
 	echo "build.sh: go.mod requires sigs.k8s.io/kueue $pinned but build.sh pins $KUEUE_VERSION" >&2

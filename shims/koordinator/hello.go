@@ -1,0 +1,94 @@
+package main
+
+import (
+	"runtime/debug"
+	"sort"
+)
+
+const upstreamModule = "github.com/koordinator-sh/koordinator"
+
+// releaseFeatures are the vocabulary entries (fixtures/features/koordinator.yaml)
+// the pinned release implements. Left out, as docs/operations/koordinator.md
+// records for upstream v1.8: DistributeEvenly (declared, behaves as
+// LeastAllocated, no pod-level field), BalancedAllocation scoring (rejected
+// when the plugin is built), exclusivePolicy PCIeLevel (no effect) and the
+// refusal of malformed node labels (passed through).
+var releaseFeatures = []string{
+	"koordinator.merge",
+	"koordinator.policy.none",
+	"koordinator.policy.best-effort",
+	"koordinator.policy.restricted",
+	"koordinator.policy.single-numa-node",
+	"koordinator.policy.resolution",
+	"koordinator.exclusive.single-numa-node",
+	"koordinator.numa.strategy.most-allocated",
+	"koordinator.numa.strategy.least-allocated",
+	"koordinator.numa.strategy.precedence",
+	"koordinator.numa.resources",
+	"koordinator.cpubind.default",
+	"koordinator.cpubind.full-pcpus",
+	"koordinator.cpubind.spread-by-pcpus",
+	"koordinator.cpubind.constrained-burst",
+	"koordinator.cpubind.required",
+	"koordinator.cpubind.node-policy",
+	"koordinator.cpubind.eligibility",
+	"koordinator.cpuexclusive.pcpu-level",
+	"koordinator.cpuexclusive.numa-node-level",
+	"koordinator.cpuset.selection",
+	"koordinator.score.node.most-allocated",
+	"koordinator.score.node.least-allocated",
+	"koordinator.score.numa.most-allocated",
+	"koordinator.score.numa.least-allocated",
+	"koordinator.score.weights",
+	"koordinator.deviceshare.topology",
+	"koordinator.deviceshare.hints",
+	"koordinator.deviceshare.selector",
+	"koordinator.deviceshare.vf-selector",
+	"koordinator.deviceshare.allocate-strategy.apply-for-all",
+	"koordinator.deviceshare.allocate-strategy.requests-as-count",
+	"koordinator.deviceshare.scope.device",
+	"koordinator.deviceshare.scope.pcie",
+	"koordinator.deviceshare.scope.numa-node",
+	"koordinator.deviceshare.scope.node",
+	"koordinator.deviceshare.exclusive.device-level",
+	"koordinator.deviceshare.joint-allocate",
+	"koordinator.deviceshare.gpu-partition",
+	"koordinator.deviceshare.gpu-partition.restricted",
+	"koordinator.deviceshare.gpu-partition.best-effort",
+	"koordinator.deviceshare.gpu-partition.ring-bus-bandwidth",
+	"koordinator.deviceshare.gpu-partition.node-policy",
+	"koordinator.deviceshare.disable-numa-alignment",
+	"koordinator.deviceshare.score.most-allocated",
+	"koordinator.deviceshare.score.least-allocated",
+	"koordinator.validation.annotations",
+}
+
+func linkedVersion() string {
+	if info, found := debug.ReadBuildInfo(); found {
+		for _, dep := range info.Deps {
+			if dep.Path == upstreamModule {
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
+func helloMessage() map[string]any {
+	features := append([]string{}, releaseFeatures...)
+	sort.Strings(features)
+	return map[string]any{
+		"protocol": 1,
+		"implementation": map[string]any{
+			"name":     "koordinator",
+			"version":  linkedVersion(),
+			"language": "go",
+			"homepage": "https://github.com/koordinator-sh/koordinator",
+			"source":   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager",
+		},
+		"capabilities": map[string]any{
+			"components": []string{"koordinator"},
+			"features":   features,
+		},
+	}
+}

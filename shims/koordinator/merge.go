@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	apiext "github.com/koordinator-sh/koordinator/apis/extension"
+	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext/topologymanager"
+	"github.com/koordinator-sh/koordinator/pkg/util/bitmask"
+)
+
+type hintJSON struct {
+	Affinity    *[]int `json:"affinity"`
+	Preferred   bool   `json:"preferred"`
+	Score       int64  `json:"score"`
+	Unsatisfied bool   `json:"unsatisfied"`
+}
+
+type mergeInput struct {
+	Policy                  string                           `json:"policy"`
+	NUMANodes               []int                            `json:"numaNodes"`
+	SingleNUMANodeExclusive *string                          `json:"singleNUMANodeExclusive"`
+	NUMANodeStatus          map[string]string                `json:"numaNodeStatus"`
+	Providers               []map[string]*[]hintJSON          `json:"providers"`
+}
+
+// policyFor builds the release's policy for a policy name, as the Topology
+// Manager's createNUMATopologyPolicy does; None and "" get the none policy,
+// which the manager never builds (it does not admit through it).
+func policyFor(name string, numaNodes []int) (topologymanager.Policy, error) {
+	switch apiext.NUMATopologyPolicy(name) {
+	case apiext.NUMATopologyPolicyNone, "None":
+		return topologymanager.NewNonePolicy(), nil
+	case apiext.NUMATopologyPolicyBestEffort:
+		return topologymanager.NewBestEffortPolicy(numaNodes), nil
+	case apiext.NUMATopologyPolicyRestricted:
+		return topologymanager.NewRestrictedPolicy(numaNodes), nil
+	case apiext.NUMATopologyPolicySingleNUMANode:
+		return topologymanager.NewSingleNumaNodePolicy(numaNodes), nil
+	}
+	return nil, fmt.Errorf("unknown policy %q", name)
+}
+
+func toHints(in *[]hintJSON) ([]topologymanager.NUMATopologyHint, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]topologymanager.NUMATopologyHint, 0, len(*in))
+	for _, h := range *in {
+		hint := topologymanager.NUMATopologyHint{Preferred: h.Preferred, Score: h.Score, Unsatisfied: h.Unsatisfied}
+		if h.Affinity != nil {
+			mask, err := bitmask.NewBitMask(*h.Affinity...)
+			if err != nil {
+				return nil, err
+			}
+			hint.NUMANodeAffinity = mask
+		}
+		out = append(out, hint)
+	}
+	return out, nil
+}
+
+func runMerge(raw json.RawMessage) answer {
+	var in mergeInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return failure("InvalidInput", err)
+	}
+	policy, err := policyFor(in.Policy, in.NUMANodes)
+	if err != nil {
+		return failure("InvalidInput", err)
+	}
+	providers := make([]map[string][]topologymanager.NUMATopologyHint, 0, len(in.Providers))
+	for i, p := range in.Providers {
+		m := map[string][]topologymanager.NUMATopologyHint{}
+		for resource, hints := range p {
+			h, err := toHints(hints)
+			if err != nil {
+				return failure("InvalidInput", fmt.Errorf("providers[%d].%s: %w", i, resource, err))
+			}
+			m[resource] = h
+		}
+		providers = append(providers, m)
+	}
+	exclusive := apiext.NumaTopologyExclusive("")
+	if in.SingleNUMANodeExclusive != nil {
+		exclusive = apiext.NumaTopologyExclusive(*in.SingleNUMANodeExclusive)
+	}
+	statuses, err := nodeStatuses(in.NUMANodes, in.NUMANodeStatus)
+	if err != nil {
+		return failure("InvalidInput", err)
+	}
+	hint, admit, reasons := policy.Merge(providers, exclusive, statuses)
+	var reason any
+	if !admit {
+		switch {
+		case anyHasPrefix(reasons, "Unsatisfied NUMA"):
+			reason = "UnsatisfiedNUMAResource"
+		default:
+			reason = "UnalignedNUMAHint"
+			if exclusive == apiext.NumaTopologyExclusiveRequired {
+				if _, admitWithout, _ := policy.Merge(providers, "", statuses); admitWithout {
+					reason = "SingleNUMANodeExclusiveConflict"
+				}
+			}
+		}
+	}
+	var affinity any
+	if hint.NUMANodeAffinity != nil {
+		bits := hint.NUMANodeAffinity.GetBits()
+		sort.Ints(bits)
+		affinity = bits
+	}
+	if reasons == nil {
+		reasons = []string{}
+	}
+	return ok(map[string]any{
+		"affinity":    affinity,
+		"preferred":   hint.Preferred,
+		"unsatisfied": hint.Unsatisfied,
+		"score":       hint.Score,
+		"admit":       admit,
+		"reason":      reason,
+		"reasons":     reasons,
+	})
+}
+
+// nodeStatuses lays the status map out as the slice the merge indexes by
+// NUMA node id; ids not given are idle.
+func nodeStatuses(numaNodes []int, given map[string]string) ([]apiext.NumaNodeStatus, error) {
+	size := 0
+	for _, id := range numaNodes {
+		size = max(size, id+1)
+	}
+	for key := range given {
+		id, err := strconv.Atoi(key)
+		if err != nil || id < 0 {
+			return nil, fmt.Errorf("numaNodeStatus: %q is not a NUMA node id", key)
+		}
+		size = max(size, id+1)
+	}
+	out := make([]apiext.NumaNodeStatus, size)
+	for i := range out {
+		out[i] = apiext.NumaNodeStatusIdle
+	}
+	for key, status := range given {
+		id, _ := strconv.Atoi(key)
+		out[id] = apiext.NumaNodeStatus(status)
+	}
+	return out, nil
+}
+
+func anyHasPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// The other operations need the NodeNUMAResource and DeviceShare plugins
+// (resource manager, CPU accumulator, device allocator), which the release
+// keeps unexported or reachable only through a scheduler framework handle
+// with informers; this shim does not drive them.
+func pluginOnly(op string) func(json.RawMessage) answer {
+	return func(json.RawMessage) answer {
+		return unsupported("operation %q needs the release's NodeNUMAResource / DeviceShare plugin internals (pkg/scheduler/plugins/nodenumaresource, deviceshare), which this shim does not drive; it drives the Topology Manager merge only", op)
+	}
+}
