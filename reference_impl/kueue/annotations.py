@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from . import gojson
+
 PREFIX = "kueue.x-k8s.io/"
 REQUIRED = PREFIX + "podset-required-topology"
 PREFERRED = PREFIX + "podset-preferred-topology"
@@ -99,9 +101,10 @@ def parse_constraints(text: str) -> list[SliceLayer]:
     """Decode the constraints JSON as `json.Unmarshal` into
     `[]PodsetSliceRequiredTopologyConstraint` would; raises ConstraintsError."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ConstraintsError(f"invalid character in JSON input: {exc.msg}") from None
+        gojson.check(text)
+    except gojson.SyntaxError_ as exc:
+        raise ConstraintsError(str(exc)) from None
+    data = json.loads(text)
     if data is None:
         return []
     if not isinstance(data, list):
