@@ -54,7 +54,7 @@ class SwapState:
     attempted: bool = False
 
 
-def _hostname_assignment(raw, levels, field_: str) -> Assignment:
+def _hostname_assignment(raw, field_: str) -> Assignment:
     parsed = objects.parse_assignment(raw, field_)
     if parsed.levels and parsed.levels[-1] != HOSTNAME:
         raise InvalidInput(f"{field_}.levels", "the lowest assignment level must be kubernetes.io/hostname")
@@ -104,7 +104,7 @@ class Simulation:
         for i, raw in enumerate(wl.get("podSets")):
             if raw.get("topologyAssignment") is None:
                 continue
-            assignments[raw["name"]] = _hostname_assignment(raw["topologyAssignment"], None,
+            assignments[raw["name"]] = _hostname_assignment(raw["topologyAssignment"],
                                                             f"workload.podSets[{i}].topologyAssignment")
         pod_states = {}
         for assignment in assignments.values():
