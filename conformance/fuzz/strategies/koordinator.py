@@ -283,9 +283,10 @@ def device_hint(draw, types: list[str]):
 
 
 @st.composite
-def device_requests(draw):
+def device_requests(draw, types=DEVICE_TYPES):
+    """Device requests of the given types (the node's, mostly, so that some fit)."""
     requests: dict[str, str] = {}
-    gpu = draw(st.integers(0, 5))
+    gpu = draw(st.integers(0, 5)) if "gpu" in types else 0
     if gpu == 1:
         requests["nvidia.com/gpu"] = str(draw(st.integers(1, 4)))
     elif gpu == 2:
@@ -294,15 +295,15 @@ def device_requests(draw):
         share = str(draw(st.sampled_from((25, 50, 100))))
         requests["koordinator.sh/gpu-core"] = share
         requests["koordinator.sh/gpu-memory-ratio"] = share
-    if draw(st.integers(0, 3)) == 0:
+    if "rdma" in types and draw(st.integers(0, 3)) == 0:
         requests["koordinator.sh/rdma"] = str(draw(st.sampled_from((1, 50, 100, 200))))
-    if draw(st.integers(0, 5)) == 0:
+    if "fpga" in types and draw(st.integers(0, 5)) == 0:
         requests["koordinator.sh/fpga"] = str(draw(st.sampled_from((1, 100, 200))))
     return requests
 
 
 @st.composite
-def pod(draw):
+def pod(draw, device_types=DEVICE_TYPES):
     labels: dict[str, str] = {}
     qos = draw(st.sampled_from(("LSE", "LSR", "LSR", "LS", "BE", None)))
     if qos:
@@ -335,7 +336,7 @@ def pod(draw):
         requests["cpu"] = cpu
     if draw(st.integers(0, 4)):
         requests["memory"] = draw(st.sampled_from(("1Gi", "4Gi", "8Gi", "24Gi", "512Mi")))
-    extra = draw(device_requests()) if draw(st.integers(0, 2)) == 0 else {}
+    extra = draw(device_requests(device_types)) if draw(st.integers(0, 2)) == 0 else {}
     types = sorted({"gpu" if r.startswith(("nvidia.com/gpu", "koordinator.sh/gpu")) else r.split("/")[1]
                     for r in extra})
     if types and draw(st.booleans()):
@@ -407,9 +408,16 @@ def resolve_input(draw):
     return data
 
 
+def _node_types(*nodes: dict) -> tuple[str, ...]:
+    """The device types some node has; every type when none has devices, so
+    requests on device-less nodes (which cannot fit) still come up."""
+    return tuple(sorted({d["type"] for n in nodes for d in n.get("devices", [])})) or DEVICE_TYPES
+
+
 @st.composite
 def filter_input(draw):
-    data = {"node": draw(node()), "pod": draw(pod())}
+    spec = draw(node())
+    data = {"node": spec, "pod": draw(pod(_node_types(spec)))}
     if draw(st.booleans()):
         data["args"] = draw(args())
     return data
@@ -418,7 +426,8 @@ def filter_input(draw):
 @st.composite
 def score_input(draw):
     count = draw(st.integers(1, 3))
-    data = {"nodes": [draw(node(f"node-{i}")) for i in range(count)], "pod": draw(pod())}
+    nodes = [draw(node(f"node-{i}")) for i in range(count)]
+    data = {"nodes": nodes, "pod": draw(pod(_node_types(*nodes)))}
     if draw(st.booleans()):
         data["args"] = draw(args())
     return data
