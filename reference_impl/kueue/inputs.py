@@ -56,6 +56,9 @@ def parse_common(input_: Mapping) -> Common:
     flavor = objects.parse_flavor(input_["resourceFlavor"])
     if flavor.topology_name is not None and not flavor.node_labels:
         raise Refused("InvalidResourceFlavor", "at least one nodeLabel is required when topology is set")
+    if flavor.topology_name is None:
+        raise Refused("TopologyMismatch", f'ResourceFlavor "{flavor.name}" has no topologyName: '
+                                          f'Flavor "{flavor.name}" does not support TopologyAwareScheduling')
     if flavor.topology_name != topology.name:
         raise Refused("TopologyMismatch", f'ResourceFlavor "{flavor.name}" references topology '
                                           f'"{flavor.topology_name}", not "{topology.name}"')
