@@ -691,6 +691,11 @@ func runAdmit(raw json.RawMessage) answer {
 		"metrics": map[string]any{
 			"admission_requests_total": int64(req1 - req0),
 			"admission_errors_total":   int64(err1 - err0),
+			// KEP-6007's two metrics do not exist in a release: no strategy
+			// ever decides a selection and no per-NUMA gauge is exported, so
+			// both have no series.
+			"numa_score_selection_total": map[string]int{},
+			"numa_container_count":       map[string]int{},
 		},
 		"allocation": n.allocation(spec),
 	}}

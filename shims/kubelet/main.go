@@ -52,6 +52,10 @@ func failure(message string, detail error) answer {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "--version" {
+		fmt.Printf("kubelet-shim linking %s %s\n", upstreamModule, linkedVersion())
+		return
+	}
 	if err := prepareSandbox(); err != nil {
 		fmt.Fprintf(os.Stderr, "kubelet-shim: %v\n", err)
 		os.Exit(2)
