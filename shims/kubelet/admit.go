@@ -205,6 +205,18 @@ func (n *node) activePods() []*v1.Pod {
 	return append([]*v1.Pod{}, n.active...)
 }
 
+func (n *node) dropActive(uid types.UID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	kept := n.active[:0]
+	for _, p := range n.active {
+		if p.UID != uid {
+			kept = append(kept, p)
+		}
+	}
+	n.active = kept
+}
+
 func (n *node) memReserved() map[v1.ResourceName]map[int]uint64 {
 	out := map[v1.ResourceName]map[int]uint64{}
 	st := n.mem.State()
@@ -627,7 +639,15 @@ func runAdmit(raw json.RawMessage) answer {
 				return failure(fmt.Sprintf("event %d", i), err)
 			}
 			n.reached = nil
-			res := n.tm.Admit(n.ctx, &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: n.activePods(), Operation: lifecycle.AddOperation})
+			others := n.activePods()
+			// The kubelet adds a pod to its pod manager before admitting it,
+			// so the pod is among the active pods while the managers allocate
+			// (their stale-state cleanup would otherwise reclaim the pod's
+			// earlier containers); a rejected pod is terminal and leaves it.
+			n.mu.Lock()
+			n.active = append(n.active, pod)
+			n.mu.Unlock()
+			res := n.tm.Admit(n.ctx, &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others, Operation: lifecycle.AddOperation})
 			entry := map[string]any{"name": pod.Name, "admitted": res.Admit, "reason": nil, "message": nil}
 			if !res.Admit {
 				entry["reason"] = res.Reason
@@ -645,9 +665,6 @@ func runAdmit(raw json.RawMessage) answer {
 			entry["containers"] = containers
 			pods = append(pods, entry)
 			if res.Admit {
-				n.mu.Lock()
-				n.active = append(n.active, pod)
-				n.mu.Unlock()
 				byName[pod.Name] = pod
 				for ci := range all {
 					id := string(pod.UID) + "/" + all[ci].Name
@@ -656,6 +673,7 @@ func runAdmit(raw json.RawMessage) answer {
 					n.mem.AddContainer(n.logger, pod, &all[ci], id)
 				}
 			} else {
+				n.dropActive(pod.UID)
 				n.reclaim()
 			}
 		case ev.Remove != nil:
@@ -664,15 +682,7 @@ func runAdmit(raw json.RawMessage) answer {
 				return failure(fmt.Sprintf("event %d removes %q, which is not an admitted pod", i, *ev.Remove), nil)
 			}
 			delete(byName, *ev.Remove)
-			n.mu.Lock()
-			kept := n.active[:0]
-			for _, p := range n.active {
-				if p.UID != pod.UID {
-					kept = append(kept, p)
-				}
-			}
-			n.active = kept
-			n.mu.Unlock()
+			n.dropActive(pod.UID)
 			for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
 				id := string(pod.UID) + "/" + c.Name
 				_ = n.tm.RemoveContainer(n.logger, id)
