@@ -84,7 +84,7 @@ func helloMessage() map[string]any {
 			"version":  linkedVersion(),
 			"language": "go",
 			"homepage": "https://github.com/koordinator-sh/koordinator",
-			"source":   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager",
+			"source":   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource (CPU accumulator)",
 		},
 		"capabilities": map[string]any{
 			"components": []string{"koordinator"},

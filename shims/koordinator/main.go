@@ -141,7 +141,7 @@ func write(out *bufio.Writer, msg any) {
 var operations = map[string]func(json.RawMessage) answer{
 	"merge":   runMerge,
 	"resolve": pluginOnly("resolve"),
-	"cpuset":  pluginOnly("cpuset"),
+	"cpuset":  runCPUSet,
 	"filter":  pluginOnly("filter"),
 	"score":   pluginOnly("score"),
 }

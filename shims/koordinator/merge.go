@@ -20,11 +20,11 @@ type hintJSON struct {
 }
 
 type mergeInput struct {
-	Policy                  string                           `json:"policy"`
-	NUMANodes               []int                            `json:"numaNodes"`
-	SingleNUMANodeExclusive *string                          `json:"singleNUMANodeExclusive"`
-	NUMANodeStatus          map[string]string                `json:"numaNodeStatus"`
-	Providers               []map[string]*[]hintJSON          `json:"providers"`
+	Policy                  string                   `json:"policy"`
+	NUMANodes               []int                    `json:"numaNodes"`
+	SingleNUMANodeExclusive *string                  `json:"singleNUMANodeExclusive"`
+	NUMANodeStatus          map[string]string        `json:"numaNodeStatus"`
+	Providers               []map[string]*[]hintJSON `json:"providers"`
 }
 
 // policyFor builds the release's policy for a policy name, as the Topology
@@ -167,6 +167,6 @@ func anyHasPrefix(list []string, prefix string) bool {
 // with informers; this shim does not drive them.
 func pluginOnly(op string) func(json.RawMessage) answer {
 	return func(json.RawMessage) answer {
-		return unsupported("operation %q needs the release's NodeNUMAResource / DeviceShare plugin internals (pkg/scheduler/plugins/nodenumaresource, deviceshare), which this shim does not drive; it drives the Topology Manager merge only", op)
+		return unsupported("operation %q needs the release's NodeNUMAResource / DeviceShare plugin internals (pkg/scheduler/plugins/nodenumaresource, deviceshare), which this shim does not drive; it drives the Topology Manager merge and the CPU accumulator only", op)
 	}
 }

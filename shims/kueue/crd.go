@@ -73,9 +73,9 @@ func (v *crdValidator) validate(obj any) field.ErrorList {
 }
 
 var (
-	crdOnce                         sync.Once
-	topologyCheck, flavorCheck      *crdValidator
-	crdLoadErr                      error
+	crdOnce                    sync.Once
+	topologyCheck, flavorCheck *crdValidator
+	crdLoadErr                 error
 )
 
 func loadCRDs() {

@@ -14,10 +14,10 @@ import (
 // written against. A release that changes one fails to build here, with the
 // name of the function in the error, instead of answering differently.
 var (
-	_ func(*field.Path, *v1.ObjectMeta) field.ErrorList                     = jobframework.ValidateTASPodSetRequest
-	_ func(*field.Path, *v1.ObjectMeta, *kueue.PodSet) field.ErrorList      = jobframework.ValidateSliceSizeAnnotationUpperBound
-	_ func([]kueue.PodSet, map[kueue.PodSetReference]*field.Path) field.ErrorList = jobframework.ValidatePodSetGroupingTopology
-	_ func(...kueue.PodSet) bool                                            = workload.IsExplicitlyRequestingTAS
+	_ func(*field.Path, *v1.ObjectMeta) field.ErrorList                                                                                          = jobframework.ValidateTASPodSetRequest
+	_ func(*field.Path, *v1.ObjectMeta, *kueue.PodSet) field.ErrorList                                                                           = jobframework.ValidateSliceSizeAnnotationUpperBound
+	_ func([]kueue.PodSet, map[kueue.PodSetReference]*field.Path) field.ErrorList                                                                = jobframework.ValidatePodSetGroupingTopology
+	_ func(...kueue.PodSet) bool                                                                                                                 = workload.IsExplicitlyRequestingTAS
 	_ func(*schdcache.TASFlavorSnapshot, schdcache.FlavorTASRequests, ...schdcache.FindTopologyAssignmentsOption) schdcache.TASAssignmentsResult = (*schdcache.TASFlavorSnapshot).FindTopologyAssignmentsForFlavor
-	_ func(*schdcache.TASFlavorSnapshot, *kueue.PodSetTopologyRequest) bool = (*schdcache.TASFlavorSnapshot).HasLevel
+	_ func(*schdcache.TASFlavorSnapshot, *kueue.PodSetTopologyRequest) bool                                                                      = (*schdcache.TASFlavorSnapshot).HasLevel
 )
