@@ -195,8 +195,9 @@ type node struct {
 
 	mu       sync.Mutex
 	active   []*v1.Pod
-	reached  []string           // containers that reached allocation in the current admission
-	memTaken map[string]memDiff // podUID/container -> bytes taken by that Allocate call
+	reached  []string                  // containers that reached allocation in the current admission
+	memTaken map[string]memDiff        // podUID/container -> bytes taken by that Allocate call
+	given    map[string]map[string]any // podUID/container -> its entry right after its allocation
 }
 
 func (n *node) activePods() []*v1.Pod {
@@ -281,7 +282,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 	if a != nil || r != nil {
 		return nil, r, a
 	}
-	n := &node{logger: klog.Background(), machine: m, tm: sm.manager, memTaken: map[string]memDiff{}}
+	n := &node{logger: klog.Background(), machine: m, tm: sm.manager, memTaken: map[string]memDiff{}, given: map[string]map[string]any{}}
 	n.ctx = klog.NewContext(context.Background(), n.logger)
 	n.store = &affinityStore{tm: sm.manager, pinned: map[string]topologymanager.TopologyHint{}}
 
@@ -356,7 +357,13 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		onAlloc: func(p *v1.Pod, c *v1.Container, call func() error) error {
 			before := n.memReserved()
 			err := call()
-			n.memTaken[string(p.UID)+"/"+c.Name] = diffReserved(before, n.memReserved())
+			key := string(p.UID) + "/" + c.Name
+			n.memTaken[key] = diffReserved(before, n.memReserved())
+			// The memory manager is the last provider: this is what the
+			// container was given. Later containers can change the state
+			// behind it (an app container reusing an init container's
+			// memory shrinks the init container's block), so it is kept now.
+			n.given[key] = n.containerResult(p, c)
 			return err
 		}})
 	return n, nil, nil
@@ -451,7 +458,7 @@ func (n *node) reclaim() {
 
 func nodeKey(id int) string { return strconv.Itoa(id) }
 
-func (n *node) containerResult(pod *v1.Pod, c *v1.Container, withHint bool) map[string]any {
+func (n *node) containerResult(pod *v1.Pod, c *v1.Container) map[string]any {
 	uid := string(pod.UID)
 	out := map[string]any{"name": c.Name}
 	h := n.tm.GetAffinity(n.logger, uid, c.Name)
@@ -660,7 +667,11 @@ func runAdmit(raw json.RawMessage) answer {
 				if !reached.Has(all[ci].Name) {
 					continue
 				}
-				containers = append(containers, n.containerResult(pod, &all[ci], true))
+				if g, ok := n.given[string(pod.UID)+"/"+all[ci].Name]; ok {
+					containers = append(containers, g)
+				} else {
+					containers = append(containers, n.containerResult(pod, &all[ci]))
+				}
 			}
 			entry["containers"] = containers
 			pods = append(pods, entry)
