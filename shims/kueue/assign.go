@@ -54,7 +54,12 @@ func runAssign(raw json.RawMessage) answer {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failure("InvalidInput", err)
 	}
-	if errs := webhookErrors(in.Workload.PodSets); len(errs) > 0 {
+	errUnclassified = nil
+	errs := webhookErrors(in.Workload.PodSets)
+	if errUnclassified != nil {
+		return failure("unclassified webhook error", errUnclassified)
+	}
+	if len(errs) > 0 {
 		return ok(map[string]any{"admitted": false, "rejected": errs})
 	}
 	snap := c.cache.Snapshot()

@@ -197,13 +197,16 @@ func podSetOfPath(path string) string {
 	return tail[:strings.Index(tail, "]")]
 }
 
+// errUnclassified is set when a webhook error has no contract reason; the
+// operation then answers an error rather than guess one.
+var errUnclassified error
+
 func sortedErrors(podSet string, errs field.ErrorList) []validationError {
 	var out []validationError
 	for _, e := range errs {
 		v, err := classify(podSet, e)
-		if err != nil {
-			v.Reason = "Unclassified"
-			v.Message = err.Error()
+		if err != nil && errUnclassified == nil {
+			errUnclassified = err
 		}
 		out = append(out, v)
 	}
@@ -282,7 +285,11 @@ func runValidate(raw json.RawMessage) answer {
 	if g := configureGates(in.gateInput); g != nil {
 		return g.answer()
 	}
+	errUnclassified = nil
 	errs := webhookErrors(in.PodSets)
+	if errUnclassified != nil {
+		return failure("unclassified webhook error", errUnclassified)
+	}
 	var views []map[string]any
 	if len(errs) == 0 {
 		var topology *kueue.Topology
