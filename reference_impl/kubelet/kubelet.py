@@ -32,6 +32,8 @@ class Kubelet:
         self.metrics = Metrics()
         self.hints: dict[tuple[str, str], TopologyHint] = {}
         self.pods: dict[str, Pod] = {}
+        # Deleting a pod the kubelet rejected is an ordinary event that frees nothing.
+        self.rejected: set[str] = set()
 
     # the store the providers read the merged affinity from
     def store(self, pod: str, container: str, hint: TopologyHint) -> None:
@@ -59,13 +61,18 @@ class Kubelet:
         }
         if result.admitted:
             self.pods[pod.name] = pod
+            self.rejected.discard(pod.name)
         else:
+            self.rejected.add(pod.name)
             self.metrics.admission_errors_total += 1
             # stale-state cleanup: nothing of a rejected pod stays allocated
             self._release(pod.name)
         return entry
 
     def remove(self, name: str) -> None:
+        if name in self.rejected and name not in self.pods:
+            self.rejected.discard(name)
+            return
         if name not in self.pods:
             raise InvalidInput("events", f"cannot remove {name!r}: no such admitted pod")
         del self.pods[name]
