@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
+	"sigs.k8s.io/kueue/pkg/features"
 )
 
 type assignInput struct {
@@ -62,6 +64,41 @@ func runAssign(raw json.RawMessage) answer {
 	if len(errs) > 0 {
 		return ok(map[string]any{"admitted": false, "rejected": errs})
 	}
+	if !features.Enabled(features.TASBalancedPlacement) {
+		return place(c, in)
+	}
+	// Balanced placement in this release walks domains in map order and sorts
+	// without a tie-break, so one input can give different assignments from
+	// run to run. The placement is repeated on fresh snapshots; an input it
+	// does not answer the same way every time is reported as such, never as
+	// one of its answers picked at random.
+	first := place(c, in)
+	want, _ := json.Marshal(first.result)
+	distinct := map[string]bool{string(want): true}
+	for i := 1; i < balancedRepeats && first.err == nil && first.unsupported == ""; i++ {
+		again := place(c, in)
+		got, _ := json.Marshal(again.result)
+		distinct[string(got)] = true
+	}
+	if len(distinct) > 1 {
+		var samples []string
+		for s := range distinct {
+			samples = append(samples, s)
+		}
+		sort.Strings(samples)
+		return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs of the balanced placement", len(distinct), balancedRepeats),
+			fmt.Errorf("%s", strings.Join(samples, "\n")))
+	}
+	return first
+}
+
+// balancedRepeats is how often a balanced placement is repeated to tell a
+// deterministic answer from one that depends on map order.
+const balancedRepeats = 64
+
+// place runs the flavor assigner's level check and the TAS placement for the
+// workload on a fresh snapshot.
+func place(c *cluster, in assignInput) answer {
 	snap := c.cache.Snapshot()
 	entries := make([]map[string]any, len(in.Workload.PodSets))
 	var requests schdcache.FlavorTASRequests
