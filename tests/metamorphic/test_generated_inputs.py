@@ -6,7 +6,7 @@ result or InvalidInput), never crashed on."""
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from conformance import schemas
 from conformance.fuzz import strategies
@@ -36,6 +36,7 @@ def test_every_operation_with_a_schema_has_a_valid_strategy():
 
 @pytest.mark.parametrize(("component", "operation"), VALID)
 def test_valid_inputs_match_the_input_schema_and_get_a_result(component, operation):
+    @settings(max_examples=100)
     @given(strategies.VALID[(component, operation)])
     def check(data):
         assert schemas.errors(schemas.operation_schema(component, operation, "input"), data) == []
@@ -48,6 +49,7 @@ def test_valid_inputs_match_the_input_schema_and_get_a_result(component, operati
 
 @pytest.mark.parametrize(("component", "operation"), INVALID, ids=_ids(INVALID))
 def test_invalid_inputs_are_refused_not_crashed_on(component, operation):
+    @settings(max_examples=100)
     @given(strategies.INVALID[(component, operation)])
     def check(data):
         try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from conformance.fuzz.strategies import koordinator as gen
@@ -70,6 +70,7 @@ def _filter_view(result: dict, perm: dict[int, int]) -> dict:
     }
 
 
+@settings(max_examples=60)
 @given(one_numa_node_fits(), st.randoms(use_true_random=False))
 def test_renumbering_numa_nodes_permutes_the_answer(data, rng):
     """NodeNUMAResource's hints are computed per NUMA mask from that mask's
@@ -114,6 +115,7 @@ def weighted_score(draw):
     return data, draw(st.integers(2, 6))
 
 
+@settings(max_examples=60)
 @given(weighted_score())
 def test_scaling_all_scoring_weights_changes_nothing(case):
     """Scores are weighted averages `sum(score * weight) / sum(weight)` of
@@ -148,6 +150,7 @@ def _add_devices(node: dict, dtype: str, count: int) -> None:
                         "pcie": f"pci-extra{minor}", "busID": f"0000:a{minor}:00.0"})
 
 
+@settings(max_examples=60)
 @given(gen.filter_input(), st.sampled_from(gen.DEVICE_TYPES), st.integers(1, 3))
 def test_an_unrequested_device_type_changes_nothing(data, dtype, count):
     """DeviceShare works per requested device type: allocation and the device
@@ -169,6 +172,7 @@ def test_an_unrequested_device_type_changes_nothing(data, dtype, count):
 
 # ---------------------------------------------------------------- capacity
 
+@settings(max_examples=60)
 @given(gen.filter_input(), st.data())
 def test_more_memory_never_turns_a_fit_into_a_misfit_under_best_effort(data, extra):
     """BestEffort admits whatever the merged hint is (docs/operations/
