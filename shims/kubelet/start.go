@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	cadvisorapi "github.com/google/cadvisor/lib/model"
@@ -137,7 +136,9 @@ func runStart(raw json.RawMessage) answer {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failure("the start input does not match the contract", err)
 	}
-	var nodes []cadvisorapi.Node
+	// Without `numa` the machine has one NUMA node, id 0, reporting no
+	// distances (the contract's default).
+	nodes := []cadvisorapi.Node{{Id: 0}}
 	if in.NUMA != nil {
 		var err error
 		if nodes, err = in.NUMA.cadvisorNodes(); err != nil {
@@ -158,5 +159,3 @@ func runStart(raw json.RawMessage) answer {
 		"options": optionsResult(sm.options),
 	}}
 }
-
-var _ = fmt.Sprintf
