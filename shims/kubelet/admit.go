@@ -317,7 +317,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 
 	// CPU manager.
 	cpuReservation := v1.ResourceList{v1.ResourceCPU: *resource.NewQuantity(int64(reserved.Size()), resource.DecimalSI)}
-	cpu, err := cpumanager.NewManager(n.logger, cpuPolicy, cfg.CPUManagerPolicyOptions, time.Hour, m.info, reserved, cpuReservation, dir, n.store)
+	cpu, err := cpumanager.NewManager(n.logger, cpuPolicy, cfg.CPUManagerPolicyOptions, time.Hour, m.cpuInfo, reserved, cpuReservation, dir, n.store)
 	if err != nil {
 		a := failure("cpumanager.NewManager refused the configuration", err)
 		return nil, nil, &a

@@ -171,9 +171,10 @@ const hiddenReservedMemory = int64(1 << 30)
 
 // machine is the cadvisor view of the node handed to the managers.
 type machine struct {
-	info      *cadvisorapi.MachineInfo
-	cpuNUMA   map[int]int // cpu id -> NUMA node id
-	hiddenCPU int         // -1 when none was added
+	info      *cadvisorapi.MachineInfo // the node: what the Topology, memory and device managers see
+	cpuInfo   *cadvisorapi.MachineInfo // what the CPU manager sees: info plus the hidden reserved CPU
+	cpuNUMA   map[int]int              // cpu id -> NUMA node id
+	hiddenCPU int                      // -1 when none was added
 	nodeIDs   []int
 	pageSizes map[string]uint64 // "hugepages-1Gi" -> bytes
 }
@@ -181,8 +182,8 @@ type machine struct {
 // buildMachine renders the node as cadvisor reports it: one socket per NUMA
 // node, one single-threaded core per CPU (the contract models neither cores
 // nor threads), memory and hugepages per node, and the distance rows indexed
-// by node id. addHiddenCPU adds one CPU to the first node for the static CPU
-// policy's mandatory reservation when the case reserves none.
+// by node id. addHiddenCPU adds one CPU for the static CPU policy's mandatory
+// reservation when the case reserves none.
 func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machine, error) {
 	m := &machine{cpuNUMA: map[int]int{}, hiddenCPU: -1, pageSizes: map[string]uint64{}}
 	info := &cadvisorapi.MachineInfo{}
@@ -212,10 +213,6 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 			}
 		}
 		cpus := append([]int{}, n.CPUs...)
-		if i == 0 && addHiddenCPU {
-			m.hiddenCPU = maxCPU + 1
-			cpus = append(cpus, m.hiddenCPU)
-		}
 		if i == 0 && reserveMemory {
 			node.Memory += uint64(hiddenReservedMemory)
 		}
@@ -250,5 +247,25 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 	}
 	info.NumSockets = len(spec.NUMANodes)
 	m.info = info
+	m.cpuInfo = info
+	if addHiddenCPU {
+		// The CPU manager alone sees one more NUMA node, in a socket of its
+		// own, holding only the reserved CPU. Every set of real nodes keeps
+		// its CPU count, so the narrowest width that can hold a request is
+		// unchanged, and a hint over a set including the extra node never has
+		// more available CPUs than the same set without it (the reserved CPU
+		// is never available), so it is never the narrower or a preferred
+		// one; the Topology Manager's merge masks the extra bit away.
+		m.hiddenCPU = maxCPU + 1
+		phantom := cadvisorapi.Node{Id: maxID + 1,
+			Cores: []cadvisorapi.Core{{Id: m.hiddenCPU, Threads: []int{m.hiddenCPU}, SocketID: len(spec.NUMANodes)}}}
+		cpuInfo := *info
+		cpuInfo.Topology = append(append([]cadvisorapi.Node{}, info.Topology...), phantom)
+		cpuInfo.NumCores++
+		cpuInfo.NumPhysicalCores++
+		cpuInfo.NumSockets++
+		m.cpuInfo = &cpuInfo
+		m.cpuNUMA[m.hiddenCPU] = phantom.Id
+	}
 	return m, nil
 }
