@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -11,7 +10,7 @@ from typing import Any
 from conformance import compare, schemas
 from conformance.adapters.base import Adapter, Hello, Response
 from conformance.corpus import BrokenCase, Corpus
-from conformance.expectations import NONE, Expectations
+from conformance.expectations import NONE, Expectations, id_matches
 from conformance.model import (
     ERROR,
     FAIL,
@@ -35,7 +34,7 @@ class Selection:
         features = set(features)
         if self.components and component not in self.components:
             return False
-        if self.ids and not any(fnmatch.fnmatchcase(case_id, pattern) for pattern in self.ids):
+        if self.ids and not any(id_matches(pattern, case_id) for pattern in self.ids):
             return False
         if self.features and not features & set(self.features):
             return False

@@ -2,12 +2,14 @@
 (so these tests pin the harness, not any reference behaviour)."""
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
 import yaml
 
 from conformance.cli import main
+from conformance.report import results as results_mod
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -123,3 +125,13 @@ def test_new_prints_a_skeleton_that_names_the_operation(capsys):
     out = capsys.readouterr().out
     assert "operation: merge" in out and "schemas/operations/kubelet/merge.input.json" in out
     assert main(["new", "kubelet", "no-such-op"]) == 2
+
+
+def test_the_rerun_command_of_a_matrix_case_selects_that_case(tmp_path):
+    case_id = "harness.matrix[provider=cpu]"
+    command = results_mod.rerun_command(GOOD, case_id)
+    argv = shlex.split(command)[1:]
+    assert main([*argv, "--corpus", str(CORPUS), "--report-dir", str(tmp_path / "one"), "--quiet"]) == 0
+    records = json.loads((tmp_path / "one" / "results.json").read_text())["records"]
+    assert [r["id"] for r in records] == [case_id]
+
