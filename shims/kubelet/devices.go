@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"google.golang.org/grpc"
+	"k8s.io/klog/v2"
 	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
 	plugin "k8s.io/kubernetes/pkg/kubelet/cm/devicemanager/plugin/v1beta1"
@@ -92,7 +93,7 @@ func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *
 		names = append(names, r)
 	}
 	sort.Strings(names)
-	logger := loggerFrom(ctx)
+	logger := klog.FromContext(ctx)
 	for _, r := range names {
 		if err := dev.PluginConnected(ctx, r, inProcessPlugin{resource: r}); err != nil {
 			return fmt.Errorf("%s: %w", r, err)

@@ -36,7 +36,7 @@ type nodeSpec struct {
 	Allocated              []allocatedSpec
 }
 
-// quantityBytes reads a Kubernetes quantity written as a string or a number.
+// quantity reads a Kubernetes quantity written as a string or a number.
 func quantity(raw json.RawMessage) (resource.Quantity, error) {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -175,8 +175,6 @@ type machine struct {
 	cpuInfo   *cadvisorapi.MachineInfo // what the CPU manager sees: info plus the hidden reserved CPU
 	cpuNUMA   map[int]int              // cpu id -> NUMA node id
 	hiddenCPU int                      // -1 when none was added
-	nodeIDs   []int
-	pageSizes map[string]uint64 // "hugepages-1Gi" -> bytes
 }
 
 // buildMachine renders the node as cadvisor reports it: one socket per NUMA
@@ -185,7 +183,7 @@ type machine struct {
 // by node id. addHiddenCPU adds one CPU for the static CPU policy's mandatory
 // reservation when the case reserves none.
 func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machine, error) {
-	m := &machine{cpuNUMA: map[int]int{}, hiddenCPU: -1, pageSizes: map[string]uint64{}}
+	m := &machine{cpuNUMA: map[int]int{}, hiddenCPU: -1}
 	info := &cadvisorapi.MachineInfo{}
 	maxID := -1
 	for _, n := range spec.NUMANodes {
@@ -233,7 +231,6 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 			if err != nil || size.Value() <= 0 {
 				return nil, fmt.Errorf("bad hugepages size in %q", key)
 			}
-			m.pageSizes[key] = uint64(size.Value())
 			node.HugePages = append(node.HugePages, cadvisorapi.HugePagesInfo{
 				PageSize: uint64(size.Value()) / 1024,
 				NumPages: uint64(n.HugePages[key]) / uint64(size.Value()),
@@ -243,7 +240,6 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 		info.NumCores += len(cpus)
 		info.NumPhysicalCores += len(cpus)
 		info.Topology = append(info.Topology, node)
-		m.nodeIDs = append(m.nodeIDs, n.ID)
 	}
 	info.NumSockets = len(spec.NUMANodes)
 	m.info = info

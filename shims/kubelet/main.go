@@ -138,7 +138,11 @@ func runSafely(req request) (a answer) {
 func write(out *bufio.Writer, msg any) {
 	b, err := json.Marshal(msg)
 	if err != nil {
-		b, _ = json.Marshal(map[string]any{"error": protoError{Message: "cannot encode the answer", Detail: err.Error()}})
+		fallback := map[string]any{"error": protoError{Message: "cannot encode the answer", Detail: err.Error()}}
+		if m, ok := msg.(map[string]any); ok {
+			fallback["seq"] = m["seq"]
+		}
+		b, _ = json.Marshal(fallback)
 	}
 	out.Write(b)
 	out.WriteByte('\n')

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 
@@ -25,5 +24,3 @@ func initState() {
 type stderrWriter struct{}
 
 func (stderrWriter) Write(p []byte) (int, error) { return os.Stderr.Write(p) }
-
-func loggerFrom(ctx context.Context) klog.Logger { return klog.FromContext(ctx) }
