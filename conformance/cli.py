@@ -87,6 +87,10 @@ def _progress(quiet: bool):
 
 def cmd_run(args) -> int:
     corpus = corpus_mod.load(args.corpus)
+    lost = corpus.unattributed_problems()
+    if lost:
+        _print_problems(lost, sys.stderr)
+        raise UsageError("the corpus has problems that lose cases; fix them (topoconf validate) before running")
     selection = _selection(args)
     cases, broken = select(corpus, selection)
     if not cases and not broken:

@@ -55,6 +55,12 @@ class Corpus:
     def hash(self) -> str:
         return corpus_hash(self.root)
 
+    def unattributed_problems(self) -> list[Problem]:
+        """Problems no broken case stands for: a file, a vocabulary or an id that
+        cannot be loaded, so a run could not report the cases it loses."""
+        attributed = {p for b in self.broken for p in b.problems}
+        return [p for p in self.problems if p not in attributed]
+
 
 def corpus_hash(root: Path) -> str:
     """sha256 over the corpus and the schemas, so a report names exactly what ran."""

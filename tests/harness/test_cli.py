@@ -3,6 +3,7 @@
 
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -135,3 +136,13 @@ def test_the_rerun_command_of_a_matrix_case_selects_that_case(tmp_path):
     records = json.loads((tmp_path / "one" / "results.json").read_text())["records"]
     assert [r["id"] for r in records] == [case_id]
 
+
+def test_a_fixture_file_that_cannot_be_loaded_stops_the_run(tmp_path, capsys):
+    root = tmp_path / "fixtures"
+    shutil.copytree(CORPUS, root)
+    (root / "kubelet" / "broken.yaml").write_text(
+        "format: 1\ncomponent: kubelet\ntopic: t\ncases:\n  - id: lost.case\n    input: {a: [1}\n"
+    )
+    code = main(["run", "--impl", GOOD, "--corpus", str(root), "--report-dir", str(tmp_path / "rep"), "--quiet"])
+    assert code == 2
+    assert "fixtures/kubelet/broken.yaml:6" in capsys.readouterr().err
