@@ -95,14 +95,8 @@ def _match_with(matcher: str, argument: Any, actual: Any, pointer: str) -> list[
     if matcher == "$unordered":
         if not isinstance(actual, list) or len(actual) != len(argument):
             return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
-        remaining = list(actual)
-        for item in argument:
-            for i, candidate in enumerate(remaining):
-                if not mismatches(item, candidate):
-                    del remaining[i]
-                    break
-            else:
-                return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+        if not _pairing(argument, actual):
+            return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
         return []
     if matcher == "$exact":
         if not isinstance(actual, dict):
@@ -119,6 +113,25 @@ def _match_with(matcher: str, argument: Any, actual: Any, pointer: str) -> list[
             return []
         return [Mismatch(pointer, f"{argument} ({want})", _show(actual))]
     return [Mismatch(pointer, f"a known matcher, not {matcher}", _show(actual))]
+
+
+def _pairing(expected: list[Any], actual: list[Any]) -> bool:
+    """Whether each expected item can take its own actual element. Items match
+    loosely (subset mappings, matchers), so taking the first element that fits
+    can starve a later item; augmenting paths find a pairing whenever one exists."""
+    fits = [[j for j, a in enumerate(actual) if not mismatches(e, a)] for e in expected]
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        for j in fits[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or place(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(place(i, set()) for i in range(len(expected)))
 
 
 def diff(expected: Any, actual: Any, limit: int = 20) -> list[str]:

@@ -33,3 +33,12 @@ def test_matchers():
     assert mismatches({"mem": {"$quantity": "16G"}}, {"mem": 17179869184})
     assert not mismatches({"x": {"$any": True}}, {"x": None})
     assert mismatches({"x": {"$any": True}}, {})
+
+
+def test_unordered_finds_a_pairing_when_a_looser_item_could_take_the_wrong_element():
+    # {"a": 1} also matches {"a": 1, "b": 2}; taking it first must not leave
+    # {"a": 1, "b": 2} without a partner when a valid pairing exists.
+    expected = {"l": {"$unordered": [{"a": 1}, {"a": 1, "b": 2}]}}
+    assert not mismatches(expected, {"l": [{"a": 1, "b": 2}, {"a": 1, "b": 3}]})
+    assert not mismatches({"l": {"$unordered": [{"$any": True}, 1]}}, {"l": [1, 2]})
+    assert mismatches(expected, {"l": [{"a": 1, "b": 3}, {"a": 1, "b": 3}]})
