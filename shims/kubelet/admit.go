@@ -587,17 +587,21 @@ func (n *node) allocation(spec *nodeSpec) map[string]any {
 			entry[k] = int64(reservedMem[v1.ResourceName(k)][ns.ID])
 		}
 		devs := map[string]int{}
-		for res := range ns.Devices {
-			devs[res] = devUsed[res][nodeKey(ns.ID)]
+		for res, count := range ns.Devices {
+			if count > 0 {
+				devs[res] = devUsed[res][nodeKey(ns.ID)]
+			}
 		}
 		entry["devices"] = devs
 		out[nodeKey(ns.ID)] = entry
 	}
-	if len(spec.DevicesWithoutTopology) > 0 {
-		devs := map[string]int{}
-		for res := range spec.DevicesWithoutTopology {
+	devs := map[string]int{}
+	for res, count := range spec.DevicesWithoutTopology {
+		if count > 0 {
 			devs[res] = devUsed[res]["-1"]
 		}
+	}
+	if len(devs) > 0 {
 		out["-1"] = map[string]any{"devices": devs}
 	}
 	return out
@@ -638,6 +642,7 @@ func runAdmit(raw json.RawMessage) answer {
 
 	pods := []any{}
 	byName := map[string]*v1.Pod{}
+	rejected := map[string]bool{}
 	for i, ev := range in.Events {
 		switch {
 		case ev.Admit != nil:
@@ -677,6 +682,7 @@ func runAdmit(raw json.RawMessage) answer {
 			pods = append(pods, entry)
 			if res.Admit {
 				byName[pod.Name] = pod
+				delete(rejected, pod.Name)
 				for ci := range all {
 					id := string(pod.UID) + "/" + all[ci].Name
 					n.tm.AddContainer(n.logger, pod, &all[ci], id)
@@ -684,13 +690,18 @@ func runAdmit(raw json.RawMessage) answer {
 					n.mem.AddContainer(n.logger, pod, &all[ci], id)
 				}
 			} else {
+				rejected[pod.Name] = true
 				n.dropActive(pod.UID)
 				n.reclaim()
 			}
 		case ev.Remove != nil:
 			pod, ok := byName[*ev.Remove]
+			if !ok && rejected[*ev.Remove] {
+				// A rejected pod is terminal: deleting it releases nothing.
+				continue
+			}
 			if !ok {
-				return failure(fmt.Sprintf("event %d removes %q, which is not an admitted pod", i, *ev.Remove), nil)
+				return failure(fmt.Sprintf("event %d removes %q, which no earlier event admitted", i, *ev.Remove), nil)
 			}
 			delete(byName, *ev.Remove)
 			n.dropActive(pod.UID)

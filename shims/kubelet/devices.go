@@ -38,13 +38,39 @@ func sanitize(s string) string {
 type inProcessClient struct{}
 
 func (inProcessClient) GetDevicePluginOptions(context.Context, *pluginapi.Empty, ...grpc.CallOption) (*pluginapi.DevicePluginOptions, error) {
-	return &pluginapi.DevicePluginOptions{}, nil
+	return &pluginapi.DevicePluginOptions{GetPreferredAllocationAvailable: true}, nil
 }
 func (inProcessClient) ListAndWatch(context.Context, *pluginapi.Empty, ...grpc.CallOption) (grpc.ServerStreamingClient[pluginapi.ListAndWatchResponse], error) {
 	return nil, fmt.Errorf("the in-process plugin pushes its devices directly")
 }
-func (inProcessClient) GetPreferredAllocation(context.Context, *pluginapi.PreferredAllocationRequest, ...grpc.CallOption) (*pluginapi.PreferredAllocationResponse, error) {
-	return &pluginapi.PreferredAllocationResponse{}, nil
+
+// GetPreferredAllocation is the plugin's say in which devices a container
+// gets, among those the device manager offers (already narrowed to the
+// Topology Manager's affinity where that suffices): the required ones, then
+// the lowest device ids, which sort by NUMA node. Without it the device
+// manager takes devices in map order, which differs from run to run.
+func (inProcessClient) GetPreferredAllocation(_ context.Context, req *pluginapi.PreferredAllocationRequest, _ ...grpc.CallOption) (*pluginapi.PreferredAllocationResponse, error) {
+	resp := &pluginapi.PreferredAllocationResponse{}
+	for _, cr := range req.ContainerRequests {
+		chosen := append([]string{}, cr.MustIncludeDeviceIDs...)
+		taken := map[string]bool{}
+		for _, id := range chosen {
+			taken[id] = true
+		}
+		available := append([]string{}, cr.AvailableDeviceIDs...)
+		sort.Strings(available)
+		for _, id := range available {
+			if len(chosen) >= int(cr.AllocationSize) {
+				break
+			}
+			if !taken[id] {
+				chosen = append(chosen, id)
+				taken[id] = true
+			}
+		}
+		resp.ContainerResponses = append(resp.ContainerResponses, &pluginapi.ContainerPreferredAllocationResponse{DeviceIDs: chosen})
+	}
+	return resp, nil
 }
 func (inProcessClient) Allocate(_ context.Context, req *pluginapi.AllocateRequest, _ ...grpc.CallOption) (*pluginapi.AllocateResponse, error) {
 	resp := &pluginapi.AllocateResponse{}
@@ -61,7 +87,8 @@ var _ plugin.DevicePlugin = inProcessPlugin{}
 
 // registerDevices gives every device-plugin resource of the node its devices:
 // per NUMA node with that node as topology, and devicesWithoutTopology with
-// none.
+// none. Device ids sort by NUMA node, then by index; devices without topology
+// sort after all NUMA nodes' ("notopo" > "numa").
 func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *nodeSpec) error {
 	byResource := map[string][]*pluginapi.Device{}
 	for _, ns := range spec.NUMANodes {
@@ -71,9 +98,14 @@ func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *
 		}
 		sort.Strings(names)
 		for _, r := range names {
+			// A resource the node lists with no devices still has a plugin:
+			// the device manager knows it and refuses requests for it.
+			if _, ok := byResource[r]; !ok {
+				byResource[r] = []*pluginapi.Device{}
+			}
 			for i := 0; i < ns.Devices[r]; i++ {
 				byResource[r] = append(byResource[r], &pluginapi.Device{
-					ID:       fmt.Sprintf("%s-numa%d-%d", sanitize(r), ns.ID, i),
+					ID:       fmt.Sprintf("%s-numa%04d-%04d", sanitize(r), ns.ID, i),
 					Health:   pluginapi.Healthy,
 					Topology: &pluginapi.TopologyInfo{Nodes: []*pluginapi.NUMANode{{ID: int64(ns.ID)}}},
 				})
@@ -81,9 +113,12 @@ func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *
 		}
 	}
 	for r, cnt := range spec.DevicesWithoutTopology {
+		if _, ok := byResource[r]; !ok {
+			byResource[r] = []*pluginapi.Device{}
+		}
 		for i := 0; i < cnt; i++ {
 			byResource[r] = append(byResource[r], &pluginapi.Device{
-				ID:     fmt.Sprintf("%s-notopo-%d", sanitize(r), i),
+				ID:     fmt.Sprintf("%s-notopo-%04d", sanitize(r), i),
 				Health: pluginapi.Healthy,
 			})
 		}
