@@ -143,6 +143,11 @@ def validate_all(paths: list[Path] | None, root: Path | None):
             schemas.check_file(path)
         except Exception as exc:  # noqa: BLE001 - any defect of a schema is reported, not raised
             problems.append(corpus_mod.Problem(str(path), None, None, "", "schema", str(exc).splitlines()[0]))
+    for path in paths or []:
+        # A mistyped path must not pass as a clean corpus.
+        if not corpus_mod.fixture_files(root, [path]):
+            what = "holds no fixture file" if path.exists() else "does not exist"
+            problems.append(corpus_mod.Problem(str(path), None, None, "", "path", f"{path} {what}"))
     corpus = corpus_mod.load(root, paths)
     problems += corpus.problems
     if not paths:

@@ -146,3 +146,9 @@ def test_a_fixture_file_that_cannot_be_loaded_stops_the_run(tmp_path, capsys):
     code = main(["run", "--impl", GOOD, "--corpus", str(root), "--report-dir", str(tmp_path / "rep"), "--quiet"])
     assert code == 2
     assert "fixtures/kubelet/broken.yaml:6" in capsys.readouterr().err
+
+
+def test_validate_a_path_that_holds_no_fixture_is_a_problem(tmp_path, capsys):
+    assert main(["validate", str(tmp_path / "no-such-file.yaml")]) == 1
+    assert "no-such-file.yaml" in capsys.readouterr().out
+
