@@ -152,3 +152,7 @@ def test_validate_a_path_that_holds_no_fixture_is_a_problem(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "no-such-file.yaml")]) == 1
     assert "no-such-file.yaml" in capsys.readouterr().out
 
+
+def test_validate_another_corpus_does_not_check_the_bundled_expectations_against_it(capsys):
+    assert main(["validate", "--corpus", str(CORPUS)]) == 0
+    assert "stale-entry" not in capsys.readouterr().out
