@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import schemas, yamlload
+from conformance import quantity, schemas, yamlload
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
 
@@ -289,6 +289,7 @@ class _Loader:
                 continue
             mark = len(self.problems)
             self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
+            self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
             if len(self.problems) > mark:
                 self._broken(corpus, derived, component, rel, mark)
                 continue
@@ -333,6 +334,35 @@ class _Loader:
             return
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
 
+    def check_matchers(self, rel: str, doc: Any, prefix: list, case_id: str, value: Any, path: list) -> None:
+        """Every `$` matcher of the expectation is one compare knows, with an
+        argument it can use; otherwise every implementation would fail the case
+        (or the comparison would fail on it)."""
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                self.check_matchers(rel, doc, prefix, case_id, item, path + [i])
+            return
+        if not isinstance(value, dict):
+            return
+        dollar = [k for k in value if isinstance(k, str) and k.startswith("$")]
+        message = None
+        if dollar and len(value) > 1:
+            message = f"a matcher is a mapping with a single $ key, not beside other keys: {sorted(map(str, value))}"
+        elif dollar:
+            (name,) = dollar
+            argument = value[name]
+            if name not in _MATCHER_ARGUMENTS:
+                message = f"unknown matcher {name!r} (known: {', '.join(_MATCHER_ARGUMENTS)})"
+            elif not _MATCHER_ARGUMENTS[name][0](argument):
+                message = f"{name} takes {_MATCHER_ARGUMENTS[name][1]}, not {argument!r}"
+        if message:
+            where = prefix + path
+            self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id,
+                                         schemas.path_pointer(where), "matcher", message))
+            return
+        for key, item in value.items():
+            self.check_matchers(rel, doc, prefix, case_id, item, path + [key])
+
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
         """Yield (parameters, id label) per combination; None after a problem."""
         if matrix is None:
@@ -358,6 +388,24 @@ class _Loader:
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
             corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+
+
+def _is_quantity(value: Any) -> bool:
+    try:
+        quantity.parse(value)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return True
+
+
+_MATCHER_ARGUMENTS = {
+    "$contains": (lambda a: isinstance(a, str), "a string"),
+    "$unordered": (lambda a: isinstance(a, list), "a list"),
+    "$absent": (lambda a: a is True, "true"),
+    "$exact": (lambda a: isinstance(a, dict), "a mapping"),
+    "$quantity": (_is_quantity, "a Kubernetes quantity"),
+    "$any": (lambda a: a is True, "true"),
+}
 
 
 class _BlockError(Exception):

@@ -149,3 +149,19 @@ def test_a_block_may_be_a_list_used_whole_but_not_overridden(tmp_path):
     corpus = make_corpus(tmp_path, {"a.yaml": HEAD + whole + overridden}, blocks)
     assert corpus.by_id["whole"].input["providers"] == [{"cpu": [{"affinity": [0], "preferred": True}]}]
     assert {(p.case_id, p.rule) for p in corpus.problems} == {("over", "block-override")}
+
+
+def test_a_misspelt_or_misused_matcher_is_a_problem_not_a_crash_at_run_time(tmp_path):
+    text = HEAD + CASE.format(id="m").replace(
+        "expect: {result: {affinity: [0]}}",
+        "expect: {result: {affinity: {$unordered: 5}, preferred: {$contians: a}, admit: {$contains: a, x: 1}}}",
+    )
+    corpus = make_corpus(tmp_path, {"a.yaml": text})
+    found = {(p.case_id, p.pointer, p.rule) for p in corpus.problems}
+    assert found == {
+        ("m", "/cases/0/expect/result/affinity", "matcher"),
+        ("m", "/cases/0/expect/result/preferred", "matcher"),
+        ("m", "/cases/0/expect/result/admit", "matcher"),
+    }
+    assert all(p.line == 12 for p in corpus.problems)
+    assert [b.id for b in corpus.broken] == ["m"]
