@@ -14,14 +14,7 @@ from reference_impl import dispatch
 from reference_impl.errors import InvalidInput
 
 INVALID = sorted(strategies.INVALID)
-# Known strategy gaps, kept visible rather than skipped.
-KNOWN = {
-    ("kubelet", "admit"): "the kubelet admit strategy may remove a pod whose admission was refused, "
-                          "which docs/operations/kubelet.md makes invalid input",
-    ("kubelet", "start"): "the kubelet start strategy draws kubernetesVersion 1.25, older than the reference models",
-}
-VALID = [pytest.param(c, op, id=f"{c}.{op}", marks=[pytest.mark.xfail(reason=KNOWN[(c, op)], strict=False)]
-                      if (c, op) in KNOWN else []) for c, op in sorted(strategies.VALID)]
+VALID = sorted(strategies.VALID)
 
 
 def _ids(pairs):
@@ -34,7 +27,7 @@ def test_every_operation_with_a_schema_has_a_valid_strategy():
             assert (component, operation) in strategies.VALID, f"{component}.{operation}"
 
 
-@pytest.mark.parametrize(("component", "operation"), VALID)
+@pytest.mark.parametrize(("component", "operation"), VALID, ids=_ids(VALID))
 def test_valid_inputs_match_the_input_schema_and_get_a_result(component, operation):
     @settings(max_examples=100)
     @given(strategies.VALID[(component, operation)])
