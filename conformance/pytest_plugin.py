@@ -119,7 +119,9 @@ class FixtureFile(pytest.File):
         for broken in state.corpus.broken:
             if broken.file == rel:
                 yield BrokenItem.from_parent(self, name=broken.id, broken=broken)
-        file_problems = [p for p in state.corpus.problems if p.file == rel and p.case_id is None]
+        # Problems no broken case stands for (a file that did not load, a case
+        # dropped as a duplicate id) would otherwise lose their cases silently.
+        file_problems = [p for p in state.corpus.unattributed_problems() if p.file == rel]
         if file_problems:
             yield FileProblemItem.from_parent(self, name="<file>", problems=file_problems)
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -63,3 +64,18 @@ def test_xdist_workers_merge_into_one_report(pytester):
     document = json.loads((pytester.path / "rep" / "results.json").read_text())
     assert sorted(r["id"] for r in document["records"]) == sorted(set(r["id"] for r in document["records"]))
     assert document["footer"]["total"] == 7
+
+
+def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
+    root = pytester.path / "fixtures"
+    shutil.copytree(CORPUS, root)
+    text = (CORPUS / "kubelet" / "basic.yaml").read_text()
+    (root / "kubelet" / "again.yaml").write_text(text.replace("harness.matrix", "harness.other"))
+    impl = f"exec:{sys.executable} {FAKE} good"
+    result = pytester.runpytest_subprocess(
+        *plugin_args(), "--impl", impl, "--corpus", str(root), "--report-dir", str(pytester.path / "rep"),
+        "-p", "no:cacheprovider", str(root),
+    )
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
+
