@@ -48,6 +48,15 @@ def _csv(values: list[str]) -> tuple[str, ...]:
     return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
 
 
+def _strict(config) -> bool:
+    # pytest 9 turns `--strict` into the `strict` ini value; pytest 8 (which
+    # pyproject allows) has no such ini value and keeps `--strict` as an option.
+    try:
+        return bool(config.getini("strict"))
+    except ValueError:
+        return bool(getattr(config.option, "strict", False))
+
+
 class _State:
     def __init__(self, config: pytest.Config):
         self.config = config
@@ -64,7 +73,7 @@ class _State:
             problems = problems or self.expectations.stale(self.corpus.all_ids)
             if problems:
                 raise pytest.UsageError("expectations file: " + "; ".join(p.render() for p in problems))
-        self.strict = bool(config.getini("strict"))
+        self.strict = _strict(config)
         self.adapter = None
         self.hello = None
         self.records: list[Record] = []

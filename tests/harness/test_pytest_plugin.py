@@ -79,3 +79,14 @@ def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
 
+
+def test_strict_falls_back_to_the_option_where_pytest_has_no_strict_ini():
+    from conformance.pytest_plugin import _strict
+
+    class Config:
+        option = type("Option", (), {"strict": True})()
+
+        def getini(self, name):
+            raise ValueError(f"unknown configuration value: {name!r}")
+
+    assert _strict(Config()) is True
