@@ -1,0 +1,3 @@
+module topoconf/shims/protocol
+
+go 1.25.0
