@@ -55,8 +55,9 @@ if [[ -n "$src" ]]; then
   ldflags="-X main.upstreamVersion=${described}"
 fi
 
-# Skip the build when nothing it depends on has changed.
-inputs="$( { go version; echo "tags=$tags src=$src"; cat go.mod go.sum *.go;
+# Skip the build when nothing it depends on has changed (the shared protocol
+# module, ../protocol, included).
+inputs="$( { go version; echo "tags=$tags src=$src"; cat go.mod go.sum *.go ../protocol/go.mod ../protocol/*.go;
              if [[ -n "$src" ]]; then git -C "$src" rev-parse HEAD 2>/dev/null; git -C "$src" status --porcelain 2>/dev/null; fi; } | sha256sum | cut -d' ' -f1)"
 if [[ -x "$out" && -f "$stamp" && "$(cat "$stamp")" == "$inputs" ]]; then
   echo "build.sh: $out is up to date"

@@ -14,6 +14,7 @@ require (
 	k8s.io/kubelet v0.37.2
 	k8s.io/kubernetes v1.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
+	topoconf/shims/protocol v0.0.0
 )
 
 require (
@@ -174,3 +175,6 @@ replace (
 	k8s.io/sample-controller => k8s.io/sample-controller v0.37.2
 	k8s.io/streaming => k8s.io/streaming v0.37.2
 )
+
+// The protocol loop the three shims share, from this tree (no download, no go.sum line).
+replace topoconf/shims/protocol => ../protocol

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"runtime/debug"
-	"sort"
-)
+import "topoconf/shims/protocol"
 
 // upstreamVersion is the k8s.io/kubernetes release this binary links. build.sh
 // sets it for builds against a local checkout; otherwise it is read from the
@@ -39,34 +36,15 @@ func linkedVersion() string {
 	if upstreamVersion != "" {
 		return upstreamVersion
 	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, dep := range info.Deps {
-			if dep.Path == upstreamModule {
-				if dep.Replace != nil && dep.Replace.Version != "" {
-					return dep.Replace.Version
-				}
-				return dep.Version
-			}
-		}
-	}
-	return "unknown"
+	return protocol.ModuleVersion(upstreamModule)
 }
 
 func helloMessage() map[string]any {
-	features := append(append([]string{}, releaseFeatures...), kep6007Features...)
-	sort.Strings(features)
-	return map[string]any{
-		"protocol": 1,
-		"implementation": map[string]any{
-			"name":     "kubelet",
-			"version":  linkedVersion(),
-			"language": "go",
-			"homepage": "https://github.com/kubernetes/kubernetes",
-			"source":   upstreamModule + "@" + linkedVersion() + " pkg/kubelet/cm/topologymanager, cpumanager, memorymanager, devicemanager",
-		},
-		"capabilities": map[string]any{
-			"components": []string{"kubelet"},
-			"features":   features,
-		},
-	}
+	return protocol.HelloPayload(protocol.Implementation{
+		Name:     "kubelet",
+		Version:  linkedVersion(),
+		Language: "go",
+		Homepage: "https://github.com/kubernetes/kubernetes",
+		Source:   upstreamModule + "@" + linkedVersion() + " pkg/kubelet/cm/topologymanager, cpumanager, memorymanager, devicemanager",
+	}, "kubelet", append(append([]string{}, releaseFeatures...), kep6007Features...))
 }
