@@ -498,10 +498,17 @@ def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
             continue
         seen[case.id] = case
         unique.append(case)
+    # A broken case becomes a record of its own, so a reused id would be
+    # counted twice.
+    unique_broken: list[BrokenCase] = []
     for broken in corpus.broken:
-        if broken.id in seen and isinstance(seen[broken.id], Case):
+        if broken.id in seen:
             loader.problems.append(Problem(broken.file, None, broken.id, "/id", "duplicate-id",
                                            f"id {broken.id!r} is already used in {seen[broken.id].file}"))
+            continue
+        seen[broken.id] = broken
+        unique_broken.append(broken)
+    corpus.broken = unique_broken
     corpus.cases = unique
     corpus.problems = loader.problems
     return corpus

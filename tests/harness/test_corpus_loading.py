@@ -165,3 +165,13 @@ def test_a_misspelt_or_misused_matcher_is_a_problem_not_a_crash_at_run_time(tmp_
     }
     assert all(p.line == 12 for p in corpus.problems)
     assert [b.id for b in corpus.broken] == ["m"]
+
+
+def test_a_broken_case_reusing_an_id_is_a_duplicate_and_is_not_counted_twice(tmp_path):
+    broken = CASE.format(id="twice").replace("title: t", "title: 7")
+    corpus = make_corpus(tmp_path, {"a.yaml": HEAD + broken + broken + CASE.format(id="good"),
+                                    "b.yaml": HEAD + CASE.format(id="good").replace("title: t", "title: 7")})
+    assert [b.id for b in corpus.broken] == ["twice"]
+    assert [c.id for c in corpus.cases] == ["good"]
+    duplicates = {(p.file, p.case_id) for p in corpus.problems if p.rule == "duplicate-id"}
+    assert duplicates == {("fixtures/kubelet/a.yaml", "twice"), ("fixtures/kubelet/b.yaml", "good")}
