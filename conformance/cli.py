@@ -256,6 +256,8 @@ def cmd_fuzz(args) -> int:
         hello = implementation.start()
         reference.start()
     except StartupError as exc:
+        # The one that did start must not be left running.
+        implementation.close()
         print(f"topoconf: an implementation failed to start: {exc}", file=sys.stderr)
         return EXIT_STARTUP
     report = FuzzReport(args.impl, args.against, args.seed)

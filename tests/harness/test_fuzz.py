@@ -44,3 +44,22 @@ def test_a_disagreement_is_shrunk_and_written_as_a_valid_fixture(tmp_path, capsy
     # Shrunk: no provider is needed to tell the fake's fixed answer from the reference's.
     assert case.input["providers"] == []
     assert "seed 3" in case.notes
+
+
+def test_an_oracle_that_fails_to_start_leaves_no_implementation_running(tmp_path):
+    marker = "314159265"  # the fake's strike count, to find its process
+    impl = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good {marker}"
+    dead = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} die-before-hello"
+    assert main(["fuzz", "--impl", impl, "--against", dead, "--out", str(tmp_path / "gen"),
+                 "--report-dir", str(tmp_path / "rep")]) == 3
+
+    def running():
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                if marker.encode() in cmdline.read_bytes():
+                    return True
+            except OSError:
+                continue
+        return False
+
+    assert not running()
