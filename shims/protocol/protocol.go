@@ -215,14 +215,15 @@ func HelloPayload(impl Implementation, component string, features []string) map[
 }
 
 // ModuleVersion is the version of the module at path that the binary was
-// built with: a replacement's version when the replacement names one (a
-// replacement by a directory has none, and keeps the required version), or
-// "unknown" when the binary carries no build information for it.
+// built with: a replacement's version when the replacement is another module
+// version; the required version when the replacement is a directory (the
+// build records "(devel)" for it, and the shims lay a pinned release's source
+// out in a directory); "unknown" when the binary has no such dependency.
 func ModuleVersion(path string) string {
 	if info, found := debug.ReadBuildInfo(); found {
 		for _, dep := range info.Deps {
 			if dep.Path == path {
-				if dep.Replace != nil && dep.Replace.Version != "" {
+				if dep.Replace != nil && dep.Replace.Version != "" && dep.Replace.Version != "(devel)" {
 					return dep.Replace.Version
 				}
 				return dep.Version
