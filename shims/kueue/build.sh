@@ -26,7 +26,7 @@ fi
 stamp_inputs() {
 	{
 		echo "$KUEUE_VERSION $KUEUE_SUM $(go version)"
-		cat build.sh go.mod go.sum ./*.go
+		cat build.sh go.mod go.sum ./*.go ../protocol/go.mod ../protocol/*.go
 		find _upstream -type f -print0 | sort -z | xargs -0 cat
 	} | sha256sum | cut -d' ' -f1
 }

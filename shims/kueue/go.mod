@@ -12,6 +12,7 @@ require (
 	sigs.k8s.io/controller-runtime v0.23.3
 	sigs.k8s.io/kueue v0.17.0
 	sigs.k8s.io/yaml v1.6.0
+	topoconf/shims/protocol v0.0.0
 )
 
 require (
@@ -98,3 +99,6 @@ require (
 
 // build.sh lays the copy out from the module cache; see README.md.
 replace sigs.k8s.io/kueue => ./build/kueue
+
+// The protocol loop the three shims share, from this tree (no download, no go.sum line).
+replace topoconf/shims/protocol => ../protocol

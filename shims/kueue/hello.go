@@ -2,8 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"runtime/debug"
-	"sort"
+
+	"topoconf/shims/protocol"
 )
 
 const upstreamModule = "sigs.k8s.io/kueue"
@@ -41,34 +41,16 @@ var releaseFeatures = []string{
 	"kueue.gate.tas-replace-node-on-node-taints",
 }
 
-func linkedVersion() string {
-	if info, found := debug.ReadBuildInfo(); found {
-		for _, dep := range info.Deps {
-			if dep.Path == upstreamModule {
-				return dep.Version
-			}
-		}
-	}
-	return "unknown"
-}
+func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
 
 func helloMessage() map[string]any {
-	features := append([]string{}, releaseFeatures...)
-	sort.Strings(features)
-	return map[string]any{
-		"protocol": 1,
-		"implementation": map[string]any{
-			"name":     "kueue",
-			"version":  linkedVersion(),
-			"language": "go",
-			"homepage": "https://github.com/kubernetes-sigs/kueue",
-			"source":   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/features",
-		},
-		"capabilities": map[string]any{
-			"components": []string{"kueue"},
-			"features":   features,
-		},
-	}
+	return protocol.HelloPayload(protocol.Implementation{
+		Name:     "kueue",
+		Version:  linkedVersion(),
+		Language: "go",
+		Homepage: "https://github.com/kubernetes-sigs/kueue",
+		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/features",
+	}, "kueue", releaseFeatures)
 }
 
 func quietLogs() {}
