@@ -61,6 +61,7 @@ class Kubelet:
         }
         if result.admitted:
             self.pods[pod.name] = pod
+            self.memory.start(pod)
             self.rejected.discard(pod.name)
         else:
             self.rejected.add(pod.name)

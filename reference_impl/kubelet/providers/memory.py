@@ -30,6 +30,8 @@ class MemoryManager:
         self.fresh: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
         # pod -> mask -> memory type -> bytes an app container may reuse
         self.reusable: dict[str, dict[int, dict[str, int]]] = {}
+        # regular init containers whose memory went back to the node when the pod started
+        self.exited: set[tuple[str, str]] = set()
 
     def _reusable(self, pod: Pod, mask: int, kind: str) -> int:
         return self.reusable.get(pod.name, {}).get(mask, {}).get(kind, 0)
@@ -159,6 +161,8 @@ class MemoryManager:
                 per_node[n] = per_node.get(n, 0) + take
             fresh[kind] = dict(per_node)
             if reuse:
+                self._take_over(pod, c, best.mask, kind, reuse, fresh[kind])
+            if reuse:
                 # reused bytes already sit on the mask; show them on its first node
                 per_node[members[0]] = per_node.get(members[0], 0) + reuse
             placed[kind] = {n: per_node[n] for n in sorted(per_node)}
@@ -166,6 +170,47 @@ class MemoryManager:
         self.fresh[key] = fresh
         self.block_masks[key] = best.mask
         self._update_reusable(pod, c, best.mask, request)
+
+    def _take_over(self, pod: Pod, c: Container, mask: int, kind: str, amount: int, into: dict[int, int]) -> None:
+        """Bytes a container reuses stop belonging to the earlier regular init
+        containers on the same mask (first declared first) and become its own,
+        so the node's reserved total stays the sum of the pod's live blocks."""
+        for init in pod.init_containers:
+            if init.name == c.name or amount == 0:
+                break
+            key = (pod.name, init.name)
+            if not init.regular_init or self.block_masks.get(key) != mask:
+                continue
+            held = self.fresh.get(key, {}).get(kind, {})
+            for n in sorted(held):
+                moved = min(held[n], amount)
+                held[n] -= moved
+                into[n] = into.get(n, 0) + moved
+                amount -= moved
+                if amount == 0:
+                    break
+
+    def start(self, pod: Pod) -> None:
+        """The admitted pod's containers start: regular init containers have
+        run to completion, so what they still hold goes back to the node
+        (upstream memorymanager AddContainer removes them)."""
+        st = self.state
+        for init in pod.init_containers:
+            key = (pod.name, init.name)
+            if not init.regular_init or key not in self.blocks or key in self.exited:
+                continue
+            for kind, per_node in self.fresh.pop(key, {}).items():
+                for n, b in per_node.items():
+                    st.memory[n][kind].reserved -= b
+            self.fresh[key] = {}
+            members = bitmask.bits(self.block_masks[key])
+            for _ in self.blocks[key]:
+                for n in members:
+                    st.assignments[n] = max(0, st.assignments[n] - 1)
+            self.exited.add(key)
+        for n in self.nodes:
+            if st.assignments[n] == 0:
+                st.cells[n] = (n,)
 
     def _update_reusable(self, pod: Pod, c: Container, mask: int, request: dict[str, int]) -> None:
         table = self.reusable.setdefault(pod.name, {})
@@ -188,6 +233,9 @@ class MemoryManager:
             for kind, per_node in self.fresh.pop(key).items():
                 for n, b in per_node.items():
                     st.memory[n][kind].reserved -= b
+            if key in self.exited:
+                self.exited.discard(key)
+                continue
             for _ in placed:
                 for n in members:
                     st.assignments[n] = max(0, st.assignments[n] - 1)

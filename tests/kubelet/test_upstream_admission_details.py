@@ -1,0 +1,51 @@
+"""Admission details the seeds leave to upstream (kubelet v1.37.2), each
+worked by hand from the upstream manager that decides it."""
+
+from reference_impl.kubelet.operations import admit
+
+from .helpers import config, guaranteed, pod
+
+GI = 1 << 30
+
+
+def run(cfg, node, *events):
+    evs = [e if "remove" in e else {"admit": e} for e in events]
+    return admit({"kubernetesVersion": "1.38", "featureGates": {}, "kubeletConfiguration": cfg,
+                  "node": {"numaNodes": node}, "events": evs})
+
+
+def single_node(cpus=8, memory="16Gi", **devices):
+    return [{"id": 0, "cpus": cpus, "memory": memory, **({"devices": devices} if devices else {})}]
+
+
+# --- memory manager: a started pod's regular init containers give their memory back
+
+
+def test_init_container_memory_returns_to_the_node_once_the_pod_starts():
+    r = run(config(), single_node(memory="32Gi"),
+            pod("pod-0", guaranteed("app", cpu=1, memory="6Gi")),
+            pod("pod-1", guaranteed("app", cpu=1, memory="1Gi"), init=[guaranteed("init", cpu=1, memory="7Gi")]))
+    # 6Gi of pod-0 plus the 1Gi app block of pod-1; the init's other 6Gi are free again
+    assert r["allocation"]["0"]["memory"] == 7 * GI
+    entries = {c["name"]: c["memory"] for c in r["pods"][1]["containers"]}
+    assert entries == {"init": {"0": 7 * GI}, "app": {"0": 1 * GI}}
+
+
+def test_freed_init_memory_admits_a_later_pod_and_removal_frees_the_rest():
+    node = single_node(memory="16Gi")
+    first = pod("pod-1", guaranteed("app", cpu=1, memory="2Gi"), init=[guaranteed("init", cpu=1, memory="12Gi")])
+    later = pod("pod-2", guaranteed("app", cpu=1, memory="10Gi"))
+    r = run(config(), node, first, later)
+    assert [p["admitted"] for p in r["pods"]] == [True, True]
+    assert r["allocation"]["0"]["memory"] == 12 * GI
+    r = run(config(), node, first, {"remove": "pod-1"})
+    assert r["allocation"]["0"]["memory"] == 0
+
+
+def test_a_sidecar_keeps_its_memory_after_the_pod_starts():
+    sidecar = guaranteed("sidecar", cpu=1, memory="3Gi")
+    sidecar["restartPolicy"] = "Always"
+    r = run(config(), single_node(memory="16Gi"),
+            pod("pod-1", guaranteed("app", cpu=1, memory="1Gi"), init=[sidecar, guaranteed("init", cpu=1, memory="8Gi")]))
+    # the sidecar's 3Gi and the app's 1Gi stay; the regular init's 8Gi do not
+    assert r["allocation"]["0"]["memory"] == 4 * GI
