@@ -27,7 +27,7 @@ fi
 
 stamp=$({
 	echo "$KOORD_VERSION $KOORD_SUM $(go version)"
-	cat build.sh go.mod go.sum ./*.go
+	cat build.sh go.mod go.sum ./*.go ../protocol/go.mod ../protocol/*.go
 	find _upstream -type f -print0 | sort -z | xargs -0 cat
 } | sha256sum | cut -d' ' -f1)
 if [[ -x bin/koordinator-shim && -f bin/.stamp && "$(cat bin/.stamp)" == "$stamp" ]]; then

@@ -4,6 +4,8 @@ go 1.25.0
 
 require github.com/koordinator-sh/koordinator v1.8.0
 
+require topoconf/shims/protocol v0.0.0
+
 require (
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.0 // indirect
@@ -164,3 +166,6 @@ replace (
 
 // build.sh lays the copy out from the module cache; see README.md.
 replace github.com/koordinator-sh/koordinator => ./build/koordinator
+
+// The protocol loop the three shims share, from this tree (no download, no go.sum line).
+replace topoconf/shims/protocol => ../protocol

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"runtime/debug"
-	"sort"
-)
+import "topoconf/shims/protocol"
 
 const upstreamModule = "github.com/koordinator-sh/koordinator"
 
@@ -63,32 +60,14 @@ var releaseFeatures = []string{
 	"koordinator.validation.annotations",
 }
 
-func linkedVersion() string {
-	if info, found := debug.ReadBuildInfo(); found {
-		for _, dep := range info.Deps {
-			if dep.Path == upstreamModule {
-				return dep.Version
-			}
-		}
-	}
-	return "unknown"
-}
+func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
 
 func helloMessage() map[string]any {
-	features := append([]string{}, releaseFeatures...)
-	sort.Strings(features)
-	return map[string]any{
-		"protocol": 1,
-		"implementation": map[string]any{
-			"name":     "koordinator",
-			"version":  linkedVersion(),
-			"language": "go",
-			"homepage": "https://github.com/koordinator-sh/koordinator",
-			"source":   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource (CPU accumulator)",
-		},
-		"capabilities": map[string]any{
-			"components": []string{"koordinator"},
-			"features":   features,
-		},
-	}
+	return protocol.HelloPayload(protocol.Implementation{
+		Name:     "koordinator",
+		Version:  linkedVersion(),
+		Language: "go",
+		Homepage: "https://github.com/koordinator-sh/koordinator",
+		Source:   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource (CPU accumulator)",
+	}, "koordinator", releaseFeatures)
 }

@@ -5,38 +5,19 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"runtime/debug"
+
+	"topoconf/shims/protocol"
 )
 
-type request struct {
-	Cmd      string          `json:"cmd"`
-	Protocol int             `json:"protocol"`
-	Seq      *int64          `json:"seq"`
-	ID       string          `json:"id"`
-	Case     json.RawMessage `json:"case"`
-}
-
-type runCase struct {
-	Component string          `json:"component"`
-	Operation string          `json:"operation"`
-	Input     json.RawMessage `json:"input"`
-}
-
-// answer is one of result, unsupported or error for a run request.
+// answer is one of result, unsupported or error for a run request, in the
+// form the operation files build; protocol.Answer is what goes on the wire.
 type answer struct {
 	result      any
 	unsupported string
-	err         *protoError
-}
-
-type protoError struct {
-	Message string `json:"message"`
-	Detail  string `json:"detail,omitempty"`
+	err         *protocol.Error
 }
 
 func unsupported(format string, args ...any) answer {
@@ -44,98 +25,28 @@ func unsupported(format string, args ...any) answer {
 }
 
 func failure(message string, detail error) answer {
-	e := &protoError{Message: message}
-	if detail != nil {
-		e.Detail = detail.Error()
-	}
-	return answer{err: e}
+	return answer{err: protocol.Failure(message, detail).Error}
 }
 
 func ok(result any) answer { return answer{result: result} }
 
 func main() {
-	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(line) > 0 {
-			if stop := handleLine(line, out); stop {
-				return
-			}
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "koordinator-shim: reading stdin: %v\n", err)
-			os.Exit(1)
+	shim := protocol.Shim{
+		Name:       "koordinator-shim",
+		Component:  "koordinator",
+		Hello:      helloMessage(),
+		Operations: map[string]protocol.Operation{},
+	}
+	for name, op := range operations {
+		shim.Operations[name] = func(input json.RawMessage) protocol.Answer {
+			a := op(input)
+			return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
 		}
 	}
-}
-
-func handleLine(line []byte, out *bufio.Writer) bool {
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		fmt.Fprintf(os.Stderr, "koordinator-shim: ignoring a line that is not a request: %v\n", err)
-		return false
+	if err := shim.Serve(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "koordinator-shim: %v\n", err)
+		os.Exit(1)
 	}
-	switch req.Cmd {
-	case "hello":
-		write(out, helloMessage())
-	case "stop":
-		return true
-	case "run":
-		seq := int64(0)
-		if req.Seq != nil {
-			seq = *req.Seq
-		}
-		a := runSafely(req)
-		msg := map[string]any{"seq": seq}
-		switch {
-		case a.err != nil:
-			msg["error"] = a.err
-		case a.unsupported != "":
-			msg["unsupported"] = a.unsupported
-		default:
-			msg["result"] = a.result
-		}
-		write(out, msg)
-	default:
-		fmt.Fprintf(os.Stderr, "koordinator-shim: unknown command %q\n", req.Cmd)
-	}
-	return false
-}
-
-// runSafely turns a panic inside upstream code into an error answer, so one
-// case cannot take the process (and the cases after it) down.
-func runSafely(req request) (a answer) {
-	defer func() {
-		if r := recover(); r != nil {
-			a = failure(fmt.Sprintf("panic while running %s", req.ID), fmt.Errorf("%v\n%s", r, debug.Stack()))
-		}
-	}()
-	var c runCase
-	if err := json.Unmarshal(req.Case, &c); err != nil {
-		return failure("the case is not an object with component, operation and input", err)
-	}
-	if c.Component != "koordinator" {
-		return unsupported("this implementation has only the koordinator component, not %q", c.Component)
-	}
-	op, found := operations[c.Operation]
-	if !found {
-		return unsupported("operation %q is not implemented by this shim", c.Operation)
-	}
-	return op(c.Input)
-}
-
-func write(out *bufio.Writer, msg any) {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		b, _ = json.Marshal(map[string]any{"error": protoError{Message: "cannot encode the answer", Detail: err.Error()}})
-	}
-	out.Write(b)
-	out.WriteByte('\n')
-	out.Flush()
 }
 
 var operations = map[string]func(json.RawMessage) answer{
