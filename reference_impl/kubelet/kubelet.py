@@ -65,7 +65,10 @@ class Kubelet:
             self.rejected.discard(pod.name)
         else:
             self.rejected.add(pod.name)
-            self.metrics.admission_errors_total += 1
+            # policy none fails a pod without touching the counter: only the
+            # container and pod scopes count their failures
+            if self.policy.name != NONE:
+                self.metrics.admission_errors_total += 1
             # stale-state cleanup: nothing of a rejected pod stays allocated
             self._release(pod.name)
         return entry

@@ -49,3 +49,25 @@ def test_a_sidecar_keeps_its_memory_after_the_pod_starts():
             pod("pod-1", guaranteed("app", cpu=1, memory="1Gi"), init=[sidecar, guaranteed("init", cpu=1, memory="8Gi")]))
     # the sidecar's 3Gi and the app's 1Gi stay; the regular init's 8Gi do not
     assert r["allocation"]["0"]["memory"] == 4 * GI
+
+
+# --- admission_errors_total: policy none rejects without counting
+
+TWO_SMALL = [{"id": i, "cpus": 4, "memory": "8Gi"} for i in (0, 1)]
+TOO_BIG = pod("big", guaranteed("app", cpu=10))
+FITS = pod("small", guaranteed("app", cpu=2))
+
+
+def test_policy_none_does_not_count_a_failed_allocation():
+    for scope in ("container", "pod"):
+        r = run(config("none", scope), TWO_SMALL, TOO_BIG, FITS)
+        assert [p["admitted"] for p in r["pods"]] == [False, True]
+        assert r["pods"][0]["reason"] == "UnexpectedAdmissionError"
+        assert (r["metrics"]["admission_requests_total"], r["metrics"]["admission_errors_total"]) == (2, 0)
+
+
+def test_other_policies_count_the_same_failure():
+    for scope in ("container", "pod"):
+        r = run(config("best-effort", scope), TWO_SMALL, TOO_BIG, FITS)
+        assert r["pods"][0]["reason"] == "UnexpectedAdmissionError"
+        assert (r["metrics"]["admission_requests_total"], r["metrics"]["admission_errors_total"]) == (2, 1)
