@@ -71,3 +71,22 @@ def test_other_policies_count_the_same_failure():
         r = run(config("best-effort", scope), TWO_SMALL, TOO_BIG, FITS)
         assert r["pods"][0]["reason"] == "UnexpectedAdmissionError"
         assert (r["metrics"]["admission_requests_total"], r["metrics"]["admission_errors_total"]) == (2, 1)
+
+
+# --- device manager: a resource whose plugin reports no devices
+
+
+def test_a_resource_with_no_devices_fails_as_unhealthy():
+    node = [{"id": i, "cpus": 4, "memory": "8Gi", "devices": {"nvidia.com/gpu": 0}} for i in (0, 1)]
+    for policy in ("none", "best-effort"):
+        r = run(config(policy), node, pod("p", guaranteed("app", cpu=1, extra={"nvidia.com/gpu": 1})))
+        p = r["pods"][0]
+        assert (p["admitted"], p["reason"]) == (False, "UnexpectedAdmissionError")
+        assert "no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu" in p["message"]
+
+
+def test_devices_all_in_use_still_report_the_shortfall():
+    node = [{"id": 0, "cpus": 4, "memory": "8Gi", "devices": {"nvidia.com/gpu": 1}}]
+    gpu = {"nvidia.com/gpu": 1}
+    r = run(config("none"), node, pod("a", guaranteed("app", cpu=1, extra=gpu)), pod("b", guaranteed("app", cpu=1, extra=gpu)))
+    assert "requested number of devices unavailable for nvidia.com/gpu" in r["pods"][1]["message"]

@@ -103,6 +103,9 @@ class DeviceManager:
         given: dict[str, list[str]] = {}
         self.assignments[key] = given
         for resource, n in self.requests(c).items():
+            if not self.state.device_node[resource]:
+                # a plugin that reports no devices fails before any counting
+                raise AllocationError(f"no healthy devices present; cannot allocate unhealthy devices {resource}")
             chosen = sorted(reuse_table.get(resource, set()))[:n]
             needed = n - len(chosen)
             if needed > 0:
