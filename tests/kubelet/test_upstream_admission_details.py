@@ -90,3 +90,15 @@ def test_devices_all_in_use_still_report_the_shortfall():
     gpu = {"nvidia.com/gpu": 1}
     r = run(config("none"), node, pod("a", guaranteed("app", cpu=1, extra=gpu)), pod("b", guaranteed("app", cpu=1, extra=gpu)))
     assert "requested number of devices unavailable for nvidia.com/gpu" in r["pods"][1]["message"]
+
+
+# --- CPU manager: the shortfall message counts what the aligned CPUs left over
+
+
+def test_not_enough_cpus_reports_the_remainder_after_the_aligned_cpus():
+    for scope in ("container", "pod"):
+        r = run(config("best-effort", scope), TWO_SMALL, pod("a", guaranteed("app", cpu=3)), pod("big", guaranteed("app", cpu=6)))
+        big = r["pods"][1]
+        assert big["containers"][0]["affinity"] == [0]
+        # 1 free CPU on numa0 is taken first; 5 are still needed and numa1 has 4
+        assert "requested=5, available=4" in big["message"]

@@ -106,8 +106,9 @@ class CPUManager:
             taken = self._take(aligned, min(n, len(aligned)))
         rest = [cpu for cpu in pool if cpu not in set(taken)]
         if n - len(taken) > len(rest):
+            # the second take only asks for what the aligned CPUs left over
             raise AllocationError(
-                f"not enough cpus available to satisfy request: requested={n}, available={len(rest)}"
+                f"not enough cpus available to satisfy request: requested={n - len(taken)}, available={len(rest)}"
             )
         taken += self._take(rest, n - len(taken))
         taken.sort()
