@@ -1,7 +1,10 @@
 """Admission details the seeds leave to upstream (kubelet v1.37.2), each
 worked by hand from the upstream manager that decides it."""
 
+from reference_impl.kubelet.node import build_node
 from reference_impl.kubelet.operations import admit
+from reference_impl.kubelet.pods import parse_pod
+from reference_impl.kubelet.providers.devices import DeviceManager
 
 from .helpers import config, guaranteed, pod
 
@@ -102,3 +105,34 @@ def test_not_enough_cpus_reports_the_remainder_after_the_aligned_cpus():
         assert big["containers"][0]["affinity"] == [0]
         # 1 free CPU on numa0 is taken first; 5 are still needed and numa1 has 4
         assert "requested=5, available=4" in big["message"]
+
+
+# --- device manager: hint masks only span the NUMA nodes that host the resource's devices
+
+GPU_ON_NODE1 = [{"id": 0, "cpus": 16, "memory": "32Gi", "devices": {"nvidia.com/gpu": 0}},
+                {"id": 1, "cpus": 4, "memory": "16Gi", "devices": {"nvidia.com/gpu": 2}}]
+
+
+def test_device_hints_never_name_a_node_without_devices():
+    dm = DeviceManager(build_node({"numaNodes": GPU_ON_NODE1}, None))
+    p = parse_pod(pod("p", guaranteed("app", cpu=1, extra={"nvidia.com/gpu": 1})), "pod")
+    hints = dm.hints(p, p.containers[0])["nvidia.com/gpu"]
+    assert [(h.affinity(), h.preferred) for h in hints] == [([1], True)]
+
+
+def test_cpus_only_numa0_can_hold_follow_the_gpu_to_numa1():
+    r = run(config("best-effort"), GPU_ON_NODE1, pod("p", guaranteed("app", cpu=6, extra={"nvidia.com/gpu": 1})))
+    c = r["pods"][0]["containers"][0]
+    # cpu {0} x gpu {1} is empty; only cpu {0,1} x gpu {1} x memory {1} is left
+    assert (c["affinity"], c["preferred"]) == ([1], False)
+    assert c["cpus"] == {"0": 2, "1": 4}
+    assert c["memory"] == {"1": GI}
+
+
+def test_app_container_bound_to_init_cpus_still_goes_to_the_gpu_node():
+    r = run(config("best-effort"), GPU_ON_NODE1,
+            pod("p", guaranteed("app", cpu=1, extra={"nvidia.com/gpu": 1}), init=[guaranteed("init", cpu=4)]))
+    init, app = r["pods"][0]["containers"]
+    assert init["affinity"] == [0]
+    # the CPU hints must hold numa0 (the init's reusable CPUs): {0} and {0,1}; the GPU hint is {1} only
+    assert (app["affinity"], app["preferred"], app["cpus"], app["devices"]) == ([1], False, {"1": 1}, {"nvidia.com/gpu": {"1": 1}})

@@ -73,9 +73,12 @@ class DeviceManager:
             if d in available:
                 free[node] += 1
         reusable_nodes = {where[d] for d in reusable if where.get(d) is not None}
-        min_size = len(self.nodes)
+        # masks are built from the NUMA nodes that host this resource's devices
+        # only: a node without any adds nothing a hint could use
+        nodes = sorted({node for node in where.values() if node is not None and node in total}) or self.nodes
+        min_size = len(nodes)
         found = []
-        for mask in bitmask.iterate_masks(self.nodes):
+        for mask in bitmask.iterate_masks(nodes):
             members = bitmask.bits(mask)
             if sum(total[n] for n in members) >= request and len(members) < min_size:
                 min_size = len(members)
