@@ -218,7 +218,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
                                          "spec": state.spec,
                                          "records": [r.to_json() for r in state.records]})
         return
-    _write_report(session, state)
+    _write_report(session, state, exitstatus)
 
 
 def _merge_worker(state: _State, payload: str) -> None:
@@ -236,14 +236,16 @@ def pytest_testnodedown(node, error) -> None:  # runs on the xdist controller
         _merge_worker(state, output[_KEY])
 
 
-def _write_report(session: pytest.Session, state: _State) -> None:
+def _write_report(session: pytest.Session, state: _State, exitstatus=pytest.ExitCode.OK) -> None:
     from conformance.adapters.base import Hello
 
     hello = state.hello or (Hello(state.worker_hellos[0]) if state.worker_hellos else None)
     if hello is None or not state.records:
         return
+    # -x, --maxfail or an interrupt leave collected cases unrun and unrecorded.
+    stopped = bool(session.shouldstop or session.shouldfail) or exitstatus == pytest.ExitCode.INTERRUPTED
     outcome = Run(hello=hello, impl_spec=state.spec, records=state.records,
-                  complete=not any(r.outcome == NOTRUN for r in state.records),
+                  complete=not stopped and not any(r.outcome == NOTRUN for r in state.records),
                   selection=state.selection.describe())
     document = results_mod.build(outcome, state.corpus.hash(), state.expectations.file)
     option = session.config.option.report_dir

@@ -90,3 +90,12 @@ def test_strict_falls_back_to_the_option_where_pytest_has_no_strict_ini():
             raise ValueError(f"unknown configuration value: {name!r}")
 
     assert _strict(Config()) is True
+
+
+def test_a_session_stopped_early_writes_a_report_that_says_it_is_incomplete(pytester):
+    result = run(pytester, "invalid-result", "-x")
+    result.assert_outcomes(passed=1, failed=1)
+    document = json.loads((pytester.path / "rep" / "results.json").read_text())
+    assert document["footer"]["total"] == 2
+    assert document["footer"]["complete"] is False
+
