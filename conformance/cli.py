@@ -35,9 +35,15 @@ def _csv(values: list[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _selection(args) -> Selection:
-    return Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
-                     ids=_csv(args.id), components=_csv(args.component))
+def _selection(args, corpus) -> Selection:
+    selection = Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
+                          ids=_csv(args.id), components=_csv(args.component))
+    # A mistyped name would quietly select or exclude nothing.
+    unknown = [f for f in selection.features + selection.exclude_features if f not in corpus.features]
+    unknown += [c for c in selection.components if c not in corpus_mod.COMPONENTS]
+    if unknown:
+        raise UsageError("unknown feature or component: " + ", ".join(unknown) + " (see topoconf list)")
+    return selection
 
 
 def _add_selection(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +97,7 @@ def cmd_run(args) -> int:
     if lost:
         _print_problems(lost, sys.stderr)
         raise UsageError("the corpus has problems that lose cases; fix them (topoconf validate) before running")
-    selection = _selection(args)
+    selection = _selection(args, corpus)
     cases, broken = select(corpus, selection)
     if not cases and not broken:
         raise UsageError("the selection holds no case (check --id, --features, --component)")
@@ -169,7 +175,7 @@ def cmd_validate(args) -> int:
 
 def cmd_list(args) -> int:
     corpus = corpus_mod.load(args.corpus)
-    cases, _ = select(corpus, _selection(args))
+    cases, _ = select(corpus, _selection(args, corpus))
     if not cases:
         raise UsageError("the selection holds no case")
     if args.ids:

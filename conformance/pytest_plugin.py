@@ -66,6 +66,9 @@ class _State:
                              restart_budget=option.restart_budget)
         self.selection = Selection(features=_csv(option.features), exclude_features=_csv(option.exclude_features))
         self.corpus = corpus_mod.load(Path(option.corpus) if option.corpus else corpus_dir())
+        unknown = [f for f in self.selection.features + self.selection.exclude_features if f not in self.corpus.features]
+        if unknown:
+            raise pytest.UsageError("topoconf: unknown feature: " + ", ".join(unknown) + " (see topoconf list)")
         self.files = {str(Path(self.corpus.root.parent, f).resolve()) for f in self.corpus.files}
         self.expectations = expectations_mod.NONE
         if option.expectations:

@@ -156,3 +156,10 @@ def test_validate_a_path_that_holds_no_fixture_is_a_problem(tmp_path, capsys):
 def test_validate_another_corpus_does_not_check_the_bundled_expectations_against_it(capsys):
     assert main(["validate", "--corpus", str(CORPUS)]) == 0
     assert "stale-entry" not in capsys.readouterr().out
+
+
+def test_an_unknown_feature_or_component_in_the_selection_is_a_usage_error(tmp_path, capsys):
+    assert run(tmp_path, "--exclude-features", "kubelet.option.numa-score-weight") == 2
+    assert "kubelet.option.numa-score-weight" in capsys.readouterr().err
+    assert run(tmp_path, "--component", "kubelet,kueu") == 2
+    assert main(["list", "--corpus", str(CORPUS), "--features", "kubelet.merge,kubelet.nope"]) == 2

@@ -99,3 +99,8 @@ def test_a_session_stopped_early_writes_a_report_that_says_it_is_incomplete(pyte
     assert document["footer"]["total"] == 2
     assert document["footer"]["complete"] is False
 
+
+def test_an_unknown_feature_in_the_selection_is_a_usage_error(pytester):
+    result = run(pytester, "good", "--exclude-features", "kubelet.option.numa-score-weight")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*kubelet.option.numa-score-weight*"])
