@@ -67,6 +67,16 @@ func Failure(message string, detail error) Answer {
 // Operation answers one case's input.
 type Operation func(input json.RawMessage) Answer
 
+// Adapt turns operations written against a shim's own answer type into
+// Operations, converting each of their answers with wire.
+func Adapt[A any](ops map[string]func(json.RawMessage) A, wire func(A) Answer) map[string]Operation {
+	adapted := make(map[string]Operation, len(ops))
+	for name, op := range ops {
+		adapted[name] = func(input json.RawMessage) Answer { return wire(op(input)) }
+	}
+	return adapted
+}
+
 // Shim is what the serve loop needs to know of one shim.
 type Shim struct {
 	// Name prefixes the shim's log lines ("kubelet-shim").
@@ -101,6 +111,15 @@ func (s Shim) Serve(in io.Reader, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading stdin: %w", err)
 		}
+	}
+}
+
+// Main serves stdin and stdout and returns on stop or at the end of stdin;
+// when reading stdin fails it logs why and exits with status 1.
+func (s Shim) Main() {
+	if err := s.Serve(os.Stdin, os.Stdout); err != nil {
+		s.logf("%v", err)
+		os.Exit(1)
 	}
 }
 
