@@ -7,7 +7,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"topoconf/shims/protocol"
 )
@@ -18,6 +17,10 @@ type answer struct {
 	result      any
 	unsupported string
 	err         *protocol.Error
+}
+
+func (a answer) wire() protocol.Answer {
+	return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
 }
 
 func unsupported(format string, args ...any) answer {
@@ -31,22 +34,12 @@ func failure(message string, detail error) answer {
 func ok(result any) answer { return answer{result: result} }
 
 func main() {
-	shim := protocol.Shim{
+	protocol.Shim{
 		Name:       "koordinator-shim",
 		Component:  "koordinator",
 		Hello:      helloMessage(),
-		Operations: map[string]protocol.Operation{},
-	}
-	for name, op := range operations {
-		shim.Operations[name] = func(input json.RawMessage) protocol.Answer {
-			a := op(input)
-			return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
-		}
-	}
-	if err := shim.Serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "koordinator-shim: %v\n", err)
-		os.Exit(1)
-	}
+		Operations: protocol.Adapt(operations, answer.wire),
+	}.Main()
 }
 
 var operations = map[string]func(json.RawMessage) answer{

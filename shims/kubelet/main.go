@@ -20,6 +20,10 @@ type answer struct {
 	err         *protocol.Error
 }
 
+func (a answer) wire() protocol.Answer {
+	return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
+}
+
 func unsupported(format string, args ...any) answer {
 	return answer{unsupported: fmt.Sprintf(format, args...)}
 }
@@ -38,22 +42,12 @@ func main() {
 		os.Exit(2)
 	}
 	initState()
-	shim := protocol.Shim{
+	protocol.Shim{
 		Name:       "kubelet-shim",
 		Component:  "kubelet",
 		Hello:      helloMessage(),
-		Operations: map[string]protocol.Operation{},
-	}
-	for name, op := range operations {
-		shim.Operations[name] = func(input json.RawMessage) protocol.Answer {
-			a := op(input)
-			return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
-		}
-	}
-	if err := shim.Serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "kubelet-shim: %v\n", err)
-		os.Exit(1)
-	}
+		Operations: protocol.Adapt(operations, answer.wire),
+	}.Main()
 }
 
 var operations = map[string]func(json.RawMessage) answer{

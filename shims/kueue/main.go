@@ -9,7 +9,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"topoconf/shims/protocol"
 )
@@ -20,6 +19,10 @@ type answer struct {
 	result      any
 	unsupported string
 	err         *protocol.Error
+}
+
+func (a answer) wire() protocol.Answer {
+	return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
 }
 
 func unsupported(format string, args ...any) answer {
@@ -34,22 +37,12 @@ func ok(result any) answer { return answer{result: result} }
 
 func main() {
 	quietLogs()
-	shim := protocol.Shim{
+	protocol.Shim{
 		Name:       "kueue-shim",
 		Component:  "kueue",
 		Hello:      helloMessage(),
-		Operations: map[string]protocol.Operation{},
-	}
-	for name, op := range operations {
-		shim.Operations[name] = func(input json.RawMessage) protocol.Answer {
-			a := op(input)
-			return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
-		}
-	}
-	if err := shim.Serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "kueue-shim: %v\n", err)
-		os.Exit(1)
-	}
+		Operations: protocol.Adapt(operations, answer.wire),
+	}.Main()
 }
 
 var operations = map[string]func(json.RawMessage) answer{
