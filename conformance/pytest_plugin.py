@@ -19,7 +19,7 @@ from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
 from conformance.model import BENIGN, NOTRUN, PASS, SKIP, UNSUPPORTED, XFAIL, XPASS, Record
-from conformance.paths import corpus_dir
+from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import results as results_mod
 from conformance.runner import Run, Selection, broken_record, run_case
 
@@ -92,7 +92,20 @@ class _State:
                 self.hello = self.adapter.start()
             except StartupError as exc:
                 pytest.exit(f"topoconf: the implementation failed to start: {exc}", returncode=3)
+            if not self.config.option.expectations:
+                self._bundled_expectations()
         return self.adapter, self.hello
+
+    def _bundled_expectations(self) -> None:
+        # As `topoconf run` does: the bundled file for this name and version.
+        bundled = expectations_dir() / f"{self.hello.name}-{self.hello.version}.yaml"
+        if not bundled.is_file():
+            return
+        expectations, problems = expectations_mod.load(bundled)
+        problems = problems or expectations.stale(self.corpus.all_ids)
+        if problems:
+            pytest.exit("topoconf: expectations file: " + "; ".join(p.render() for p in problems), returncode=2)
+        self.expectations = expectations
 
     def close(self) -> None:
         if self.adapter is not None:
@@ -219,6 +232,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
         # An xdist worker: hand the records to the controller.
         workeroutput[_KEY] = json.dumps({"hello": state.hello.raw if state.hello else None,
                                          "spec": state.spec,
+                                         "expectations": state.expectations.file,
                                          "records": [r.to_json() for r in state.records]})
         return
     _write_report(session, state, exitstatus)
@@ -228,6 +242,8 @@ def _merge_worker(state: _State, payload: str) -> None:
     data = json.loads(payload)
     if data["hello"]:
         state.worker_hellos.append(data["hello"])
+    if data.get("expectations") and state.expectations.file is None:
+        state.expectations = expectations_mod.Expectations(data["expectations"], [])
     state.records.extend(Record.from_json(r) for r in data["records"])
 
 

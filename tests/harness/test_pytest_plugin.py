@@ -104,3 +104,23 @@ def test_an_unknown_feature_in_the_selection_is_a_usage_error(pytester):
     result = run(pytester, "good", "--exclude-features", "kubelet.option.numa-score-weight")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*kubelet.option.numa-score-weight*"])
+
+
+def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, monkeypatch, tmp_path):
+    # As with topoconf run: <name>-<version>.yaml from the bundled folder.
+    import conformance.pytest_plugin as plugin
+
+    (tmp_path / "fake-1.0.yaml").write_text(
+        "implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
+        "    reason: the fake is said to fail this one\n"
+    )
+    monkeypatch.setattr(plugin, "expectations_dir", lambda: tmp_path)
+    impl = f"exec:{sys.executable} {FAKE} good"
+    result = pytester.runpytest_inprocess(
+        *plugin_args(), "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(pytester.path / "rep"),
+        "-p", "no:cacheprovider", "--strict", str(CORPUS),
+    )
+    result.assert_outcomes(passed=5, failed=1, skipped=1)
+    document = json.loads((pytester.path / "rep" / "results.json").read_text())
+    assert {r["id"]: r["outcome"] for r in document["records"]}["harness.last"] == "xpass"
+    assert document["header"]["expectations"] == str(tmp_path / "fake-1.0.yaml")
