@@ -63,3 +63,34 @@ def test_an_oracle_that_fails_to_start_leaves_no_implementation_running(tmp_path
         return False
 
     assert not running()
+
+
+def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
+    # Shrinking a crash restarts the implementation many times; once its budget
+    # is spent every answer is `notrun`, which must not pass for a disagreement
+    # and drag the reported input down to the smallest one generated.
+    from hypothesis import strategies as st
+
+    from conformance.adapters.base import Response
+    from conformance.fuzz.differential import fuzz_operation
+
+    class Crashy:
+        crashes = 0
+
+        def run(self, case_id, case):
+            if self.crashes >= 3:
+                return Response("notrun", message="the restart budget is spent")
+            if case["input"]["n"] >= 500:
+                self.crashes += 1
+                return Response("crash", message="the implementation exited with code 11")
+            return Response("result", result={"n": case["input"]["n"]})
+
+    class Oracle:
+        def run(self, case_id, case):
+            return Response("result", result={"n": case["input"]["n"]})
+
+    strategy = st.builds(lambda n: {"n": n}, st.integers(0, 1000))
+    report = fuzz_operation(Crashy(), Oracle(), "kubelet", "merge", strategy, 200, 1)
+    assert report.disagreement is not None
+    assert report.disagreement.input["n"] >= 500
+    assert "crash" in report.disagreement.implementation
