@@ -315,15 +315,18 @@ class _Loader:
     def check_case(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, merged: dict,
                    case_input: dict, features: dict) -> None:
         operation = merged["operation"]
-        for i, name in enumerate(merged["features"]):
+        own = list(doc["cases"][prefix[1]].get("features", []))
+        for name in merged["features"]:
+            # Point at where the name is written: the case's own list or defaults.
+            where = prefix + ["features", own.index(name)] if name in own else \
+                ["defaults", "features", list(doc["defaults"]["features"]).index(name)]
+            pointer = schemas.path_pointer(where)
             known = features.get(name)
             if known is None:
-                where = ["features", i] if name in doc["cases"][prefix[1]].get("features", []) else []
-                self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + where), case_id,
-                                             f"/cases/{prefix[1]}/features/{i}", "unknown-feature",
+                self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer, "unknown-feature",
                                              f"feature {name!r} is not in fixtures/features/{component}.yaml"))
             elif known["component"] != component:
-                self.problems.append(Problem(rel, yamlload.line_of(doc, prefix), case_id, f"/cases/{prefix[1]}/features/{i}",
+                self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer,
                                              "feature-component", f"feature {name!r} belongs to {known['component']}"))
         schema = schemas.operation_schema(component, operation, "input")
         if not schemas.exists(schema):

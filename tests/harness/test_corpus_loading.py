@@ -175,3 +175,11 @@ def test_a_broken_case_reusing_an_id_is_a_duplicate_and_is_not_counted_twice(tmp
     assert [c.id for c in corpus.cases] == ["good"]
     duplicates = {(p.file, p.case_id) for p in corpus.problems if p.rule == "duplicate-id"}
     assert duplicates == {("fixtures/kubelet/a.yaml", "twice"), ("fixtures/kubelet/b.yaml", "good")}
+
+
+def test_an_unknown_feature_is_pointed_at_where_it_is_written(tmp_path):
+    head = HEAD.replace("features: [kubelet.merge]", "features: [kubelet.merge, kubelet.nope-default]")
+    text = head + CASE.format(id="x").replace("title: t", "title: t\n    features: [kubelet.nope-own]")
+    corpus = make_corpus(tmp_path, {"a.yaml": text})
+    found = {(p.message.split("'")[1], p.pointer, p.line) for p in corpus.problems if p.rule == "unknown-feature"}
+    assert found == {("kubelet.nope-default", "/defaults/features/1", 4), ("kubelet.nope-own", "/cases/0/features/0", 8)}
