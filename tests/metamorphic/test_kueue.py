@@ -168,8 +168,8 @@ def test_without_failed_node_replacement_nothing_is_ever_marked(data):
     _assert_nothing_happens(data)
 
 
-@pytest.mark.xfail(reason="the reference runs the replacement search for an initial unhealthyNodes entry with FNR off "
-                          "(/work/scratch/kueue.md, 2026-12-02)", strict=False)
+@pytest.mark.xfail(reason="the reference still runs the replacement search for an initial unhealthyNodes entry "
+                          "with TASFailedNodeReplacement off", strict=False)
 @settings(max_examples=25, phases=[Phase.explicit, Phase.generate])
 @given(gen.hot_swap_input(), st.data())
 def test_without_fnr_an_initial_unhealthy_node_changes_nothing(data, extra):
