@@ -37,7 +37,8 @@ def _csv(values: list[str] | None) -> tuple[str, ...]:
 
 def _selection(args, corpus) -> Selection:
     selection = Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
-                          ids=_csv(args.id), components=_csv(args.component))
+                          # not split on commas: a matrix case's id holds them
+                          ids=tuple(args.id or ()), components=_csv(args.component))
     # A mistyped name would quietly select or exclude nothing.
     unknown = [f for f in selection.features + selection.exclude_features if f not in corpus.features]
     unknown += [c for c in selection.components if c not in corpus_mod.COMPONENTS]

@@ -163,3 +163,17 @@ def test_an_unknown_feature_or_component_in_the_selection_is_a_usage_error(tmp_p
     assert "kubelet.option.numa-score-weight" in capsys.readouterr().err
     assert run(tmp_path, "--component", "kubelet,kueu") == 2
     assert main(["list", "--corpus", str(CORPUS), "--features", "kubelet.merge,kubelet.nope"]) == 2
+
+
+def test_the_rerun_command_of_a_case_with_two_matrix_parameters_selects_that_case(tmp_path):
+    root = tmp_path / "fixtures"
+    shutil.copytree(CORPUS, root)
+    text = (CORPUS / "kubelet" / "basic.yaml").read_text()
+    text = text.replace("harness.", "two.").replace("provider: [cpu, memory, example.com/dev]",
+                                                   "provider: [cpu, memory]\n      n: [1, 2]")
+    (root / "kubelet" / "two.yaml").write_text(text)
+    case_id = "two.matrix[provider=memory,n=2]"
+    argv = shlex.split(results_mod.rerun_command(GOOD, case_id))[1:]
+    assert main([*argv, "--corpus", str(root), "--report-dir", str(tmp_path / "one"), "--quiet"]) == 0
+    records = json.loads((tmp_path / "one" / "results.json").read_text())["records"]
+    assert [r["id"] for r in records] == [case_id]
