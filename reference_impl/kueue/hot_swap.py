@@ -253,7 +253,9 @@ class Simulation:
         return snap
 
     def second_pass(self) -> None:
-        if self.state.evicted or not self.state.unhealthy:
+        # With TASFailedNodeReplacement off nothing in hot swap happens, also for
+        # a node the workload already lists as unhealthy.
+        if self.state.evicted or not self.fnr or not self.state.unhealthy:
             return
         node = self.state.unhealthy[0]
         if self.skip_pod_owned and self.pod_owned:

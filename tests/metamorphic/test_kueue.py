@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import copy
 
-import pytest
-from hypothesis import Phase, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from conformance.fuzz.strategies import kueue as gen
@@ -168,9 +167,7 @@ def test_without_failed_node_replacement_nothing_is_ever_marked(data):
     _assert_nothing_happens(data)
 
 
-@pytest.mark.xfail(reason="the reference still runs the replacement search for an initial unhealthyNodes entry "
-                          "with TASFailedNodeReplacement off", strict=False)
-@settings(max_examples=25, phases=[Phase.explicit, Phase.generate])
+@settings(max_examples=25)
 @given(gen.hot_swap_input(), st.data())
 def test_without_fnr_an_initial_unhealthy_node_changes_nothing(data, extra):
     """The same with a node already listed in `unhealthyNodes` at the start:
