@@ -87,6 +87,13 @@ def disagreement(impl: Response, ref: Response, ignored: tuple[str, ...], invali
         return [f"the implementation answered {impl.kind}: {impl.message}"]
     if ref.kind in BROKEN:
         return [f"the reference answered {ref.kind}: {ref.message}"]
+    if not invalid:
+        # A generated valid input is inside the contract: an error answer there is
+        # a fault even when both sides give it (a crash of the reference looks the
+        # same in-process and through the protocol).
+        for who, response in (("implementation", impl), ("reference", ref)):
+            if response.kind == "error":
+                return [f"the {who} answered error on an input the contract accepts: {response.message}"]
     if invalid and {impl.kind, ref.kind} <= {"result", "error"} and impl.kind != ref.kind:
         # For input outside the contract, a refusal result and an error answer
         # are both a refusal; only a crash or a hang is a fault.
