@@ -281,11 +281,13 @@ def cmd_fuzz(args) -> int:
                 if (component, operation) not in table:
                     continue
                 result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
-                                        args.examples, args.seed, strategies.IGNORED.get((component, operation), ()),
-                                        invalid=args.invalid)
+                                        args.examples, args.seed, strategies.ignored_for(component, operation, hello.features),
+                                        invalid=args.invalid,
+                                        supported=strategies.supported_by(component, operation, hello.features))
                 report.operations.append(result)
                 verdict = "agree" if result.disagreement is None else "DISAGREE"
-                print(f"{component}.{operation}: {result.examples} generated cases, {verdict} "
+                print(f"{component}.{operation}: {result.examples} generated cases "
+                      f"({result.unsupported} outside the implementation's features), {verdict} "
                       f"({result.seconds:.1f}s)", file=sys.stderr)
     finally:
         implementation.close()

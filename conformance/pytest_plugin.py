@@ -309,7 +309,9 @@ class FuzzItem(pytest.Item):
             state.oracle.start()
         result = fuzz_operation(adapter, state.oracle, self.component, self.operation,
                                 strategies.VALID[(self.component, self.operation)], option.fuzz_examples,
-                                option.fuzz_seed, strategies.IGNORED.get((self.component, self.operation), ()))
+                                option.fuzz_seed,
+                                strategies.ignored_for(self.component, self.operation, hello.features),
+                                supported=strategies.supported_by(self.component, self.operation, hello.features))
         if result.disagreement is not None:
             report = FuzzReport(state.spec, option.fuzz_against, option.fuzz_seed, [result])
             written = emit.write(result.disagreement, report, state.corpus.features,

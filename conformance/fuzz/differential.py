@@ -10,6 +10,7 @@ import fnmatch
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,7 @@ class OperationReport:
     operation: str
     invalid_inputs: bool
     examples: int = 0
+    unsupported: int = 0
     seconds: float = 0.0
     disagreement: Disagreement | None = None
 
@@ -110,16 +112,25 @@ def disagreement(impl: Response, ref: Response, ignored: tuple[str, ...], invali
 
 
 def fuzz_operation(implementation: Adapter, reference: Adapter, component: str, operation: str, strategy,
-                   examples: int, seed: int | None, ignored: tuple[str, ...] = (), invalid: bool = False
-                   ) -> OperationReport:
+                   examples: int, seed: int | None, ignored: tuple[str, ...] = (), invalid: bool = False,
+                   supported: Callable[[dict[str, Any]], bool] | None = None) -> OperationReport:
+    """`supported(input)` says whether the implementation declares every feature
+    the input needs; an input it does not, or one it answers `unsupported`,
+    is counted apart and compared with nothing, as in a corpus run."""
     report = OperationReport(component, operation, invalid)
     found: list[Disagreement] = []
 
     def check(data: dict[str, Any]) -> None:
         report.examples += 1
+        if supported is not None and not supported(data):
+            report.unsupported += 1
+            return
         case = {"component": component, "operation": operation, "input": data}
         case_id = f"fuzz.{component}.{operation}.{report.examples}"
         mine = implementation.run(case_id, case)
+        if mine.kind == "unsupported":
+            report.unsupported += 1
+            return
         theirs = reference.run(case_id, case)
         if found and "notrun" in (mine.kind, theirs.kind):
             # Shrinking a crash spends the restart budget; an input that was not

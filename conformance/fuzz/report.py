@@ -15,7 +15,7 @@ def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     rows = [
         {"component": o.component, "operation": o.operation, "invalid_inputs": o.invalid_inputs,
-         "examples": o.examples, "seconds": round(o.seconds, 2),
+         "examples": o.examples, "unsupported": o.unsupported, "seconds": round(o.seconds, 2),
          "disagreement": None if o.disagreement is None else {"diff": o.disagreement.diff,
                                                                "input": o.disagreement.input}}
         for o in report.operations
@@ -26,8 +26,9 @@ def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:
                 "fixtures": [str(p) for p in fixtures], "operations": rows}
     (directory / "fuzz.json").write_text(json.dumps(document, indent=1) + "\n")
     table = tabulate([[r["component"], r["operation"], "invalid" if r["invalid_inputs"] else "valid", r["examples"],
-                       "yes" if r["disagreement"] else "no"] for r in rows],
-                     headers=["component", "operation", "inputs", "generated cases", "disagreement"], tablefmt="github")
+                       r["unsupported"], "yes" if r["disagreement"] else "no"] for r in rows],
+                     headers=["component", "operation", "inputs", "generated cases", "outside its features",
+                              "disagreement"], tablefmt="github")
     lines = [f"# Differential fuzzing: {report.implementation} against {report.against}", "",
              f"Seed: {'derandomized' if report.seed is None else report.seed}. Generated cases: {report.examples}. "
              f"Disagreements: {len(report.disagreements)}.", "", table, ""]

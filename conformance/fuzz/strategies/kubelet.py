@@ -188,4 +188,48 @@ VALID = {"merge": merge_input(), "start": start_input(), "admit": admit_input()}
 INVALID = {"merge": invalid_merge_input(), "start": start_input()}
 # Which concrete CPU ids a static policy takes is its own choice; how many per
 # NUMA node is not.
-IGNORED = {"admit": ["pods/*/containers/*/cpuIDs"]}
+# Messages are matched by fragment only in the contract, so their wording is each
+# implementation's own.
+IGNORED = {"admit": ["pods/*/containers/*/cpuIDs", "pods/*/message"], "start": ["refused/message"],
+           "merge": ["refused/message"]}
+# Result parts that only an implementation of the named feature reports.
+REPORTED_WITH = {"admit": {"kubelet.metrics.numa-container-count": ["metrics/numa_container_count"],
+                           "kubelet.metrics.numa-score-selection": ["metrics/numa_score_selection_total"]}}
+
+
+_OPTION_FEATURES = {
+    "prefer-closest-numa-nodes": {"kubelet.option.prefer-closest-numa-nodes"},
+    "max-allowable-numa-nodes": {"kubelet.option.max-allowable-numa-nodes"},
+    "numa-allocation-strategy": {"kubelet.option.numa-allocation-strategy", "kubelet.hint-score"},
+    "numa-score-weights": {"kubelet.option.numa-score-weights", "kubelet.hint-score"},
+}
+
+
+def _option_needs(options: dict) -> set[str]:
+    needs = {"kubelet.option.validation"} if options else set()
+    for name in options:
+        needs |= _OPTION_FEATURES.get(name, set())
+    return needs
+
+
+def _merge_needs(data: dict) -> set[str]:
+    needs = {"kubelet.merge", f"kubelet.policy.{data['policy']}"} | _option_needs(data.get("options", {}))
+    if any(h.get("score") for p in data["providers"] if p for hints in p.values() if hints for h in hints):
+        needs.add("kubelet.hint-score")
+    return needs
+
+
+def _start_needs(data: dict) -> set[str]:
+    config = data["kubeletConfiguration"]
+    return {"kubelet.option.validation", "kubelet.gates.policy-options"} | _option_needs(
+        config.get("topologyManagerPolicyOptions", {}))
+
+
+def _admit_needs(data: dict) -> set[str]:
+    config = data["kubeletConfiguration"]
+    return ({f"kubelet.policy.{config['topologyManagerPolicy']}", f"kubelet.scope.{config['topologyManagerScope']}",
+             "kubelet.provider.cpu", "kubelet.provider.memory", "kubelet.provider.device", "kubelet.metrics.admission"}
+            | _option_needs(config.get("topologyManagerPolicyOptions", {})))
+
+
+NEEDS = {"merge": _merge_needs, "start": _start_needs, "admit": _admit_needs}
