@@ -69,7 +69,10 @@ def resolve_expectations(path: str | None, hello, disabled: bool):
         bundled = expectations_dir() / f"{hello.name}-{hello.version}.yaml"
         if not bundled.is_file():
             return expectations_mod.NONE, []
-        path = str(bundled)
+        expectations, problems = expectations_mod.load(bundled)
+        # Reports name the bundled file the same way wherever the package is installed.
+        expectations.file = f"conformance/expectations/{bundled.name}"
+        return expectations, problems
     return expectations_mod.load(Path(path))
 
 
