@@ -66,7 +66,9 @@ def corpus_hash(root: Path) -> str:
     """sha256 over the corpus and the schemas, so a report names exactly what ran."""
     digest = hashlib.sha256()
     for base in (root, schemas.schemas_dir()):
-        for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")):
+        # Folders starting with "_" are not part of the corpus (staged, generated files).
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
+                           and not any(part.startswith("_") for part in p.relative_to(base).parts)):
             digest.update(path.relative_to(base).as_posix().encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())
