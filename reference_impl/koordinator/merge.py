@@ -125,7 +125,9 @@ def merge(policy: str, numa_nodes: Sequence[int], providers: Sequence[ProviderHi
                   for hl in lists]
         best = _merge_filtered(all_nodes, single, exclusive, statuses)
         if best.affinity == all_nodes:
-            best = Hint(None, best.preferred, best.score, best.unsatisfied)
+            # Upstream rebuilds the hint from its preferred flag alone: the score and
+            # the unsatisfied mark of the all-nodes hint do not carry over.
+            best = Hint(None, best.preferred)
         if best.preferred:
             return MergeOutcome(best, True)
         return MergeOutcome(best, False, ["Unaligned NUMA Hint cause " + ",".join(summary)], True)
