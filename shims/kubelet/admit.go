@@ -633,7 +633,7 @@ func runAdmit(raw json.RawMessage) answer {
 		return *a
 	}
 	if r != nil {
-		return answer{result: refusedStart(r)}
+		return ok(refusedStart(r))
 	}
 	if err := n.baseline(spec); err != nil {
 		return failure("cannot allocate node.allocated through the managers", err)
@@ -717,7 +717,7 @@ func runAdmit(raw json.RawMessage) answer {
 		}
 	}
 	req1, err1 := admissionCounters()
-	return answer{result: map[string]any{
+	return ok(map[string]any{
 		"started": true,
 		"pods":    pods,
 		"metrics": map[string]any{
@@ -730,5 +730,5 @@ func runAdmit(raw json.RawMessage) answer {
 			"numa_container_count":       map[string]int{},
 		},
 		"allocation": n.allocation(spec),
-	}}
+	})
 }

@@ -84,7 +84,7 @@ func runMerge(raw json.RawMessage) answer {
 		return unsupported("%s", why)
 	}
 	if r := applyGates(in.FeatureGates); r != nil {
-		return answer{result: map[string]any{"refused": refusal{Reason: r.reason, Message: r.message}}}
+		return ok(map[string]any{"refused": refusal{Reason: r.reason, Message: r.message}})
 	}
 	var nodes []cadvisorapi.Node
 	if in.NUMA != nil {
@@ -107,8 +107,8 @@ func runMerge(raw json.RawMessage) answer {
 	// NUMA discovery (distances for prefer-closest), the NUMA count limit and
 	// the policy name. The scope is irrelevant to a merge.
 	if _, err := topologymanager.NewManager(logger, nodes, in.Policy, topologymanager.ContainerTopologyScope, in.Options); err != nil {
-		if r, ok := classify(err); ok {
-			return answer{result: map[string]any{"refused": r}}
+		if r, known := classify(err); known {
+			return ok(map[string]any{"refused": r})
 		}
 		return failure("topologymanager.NewManager failed in a way the contract has no reason for", err)
 	}
@@ -129,11 +129,11 @@ func runMerge(raw json.RawMessage) answer {
 		}
 	}
 	hint, admit := policy.Merge(logger, providers)
-	return answer{result: map[string]any{
+	return ok(map[string]any{
 		"affinity":     maskToJSON(hint.NUMANodeAffinity),
 		"preferred":    hint.Preferred,
 		"score":        hintScore(hint),
 		"admit":        admit,
 		"scoreDecided": false,
-	}}
+	})
 }

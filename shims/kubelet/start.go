@@ -150,12 +150,12 @@ func runStart(raw json.RawMessage) answer {
 		return *a
 	}
 	if r != nil {
-		return answer{result: refusedStart(r)}
+		return ok(refusedStart(r))
 	}
-	return answer{result: map[string]any{
+	return ok(map[string]any{
 		"started": true,
 		"policy":  sm.policy,
 		"scope":   sm.scope,
 		"options": optionsResult(sm.options),
-	}}
+	})
 }

@@ -73,11 +73,11 @@ func runAssign(raw json.RawMessage) answer {
 	// does not answer the same way every time is reported as such, never as
 	// one of its answers picked at random.
 	first := place(c, in)
-	want, _ := json.Marshal(first.result)
+	want, _ := json.Marshal(first.Result)
 	distinct := map[string]bool{string(want): true}
-	for i := 1; i < balancedRepeats && first.err == nil && first.unsupported == ""; i++ {
+	for i := 1; i < balancedRepeats && first.Error == nil && first.Unsupported == ""; i++ {
 		again := place(c, in)
-		got, _ := json.Marshal(again.result)
+		got, _ := json.Marshal(again.Result)
 		distinct[string(got)] = true
 	}
 	if len(distinct) > 1 {

@@ -7,33 +7,17 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"topoconf/shims/protocol"
 )
 
-// answer is one of result, unsupported or error for a run request, in the
-// form the operation files build; protocol.Answer is what goes on the wire.
-type answer struct {
-	result      any
-	unsupported string
-	err         *protocol.Error
-}
+// The operation files answer in protocol.Answer itself.
+type answer = protocol.Answer
 
-func (a answer) wire() protocol.Answer {
-	return protocol.Answer{Result: a.result, Unsupported: a.unsupported, Error: a.err}
-}
-
-func unsupported(format string, args ...any) answer {
-	return answer{unsupported: fmt.Sprintf(format, args...)}
-}
-
-func failure(message string, detail error) answer {
-	return answer{err: protocol.Failure(message, detail).Error}
-}
-
-func ok(result any) answer { return answer{result: result} }
+var (
+	ok          = protocol.Result
+	unsupported = protocol.Unsupported
+	failure     = protocol.Failure
+)
 
 func main() {
 	quietLogs()
@@ -41,11 +25,11 @@ func main() {
 		Name:       "kueue-shim",
 		Component:  "kueue",
 		Hello:      helloMessage(),
-		Operations: protocol.Adapt(operations, answer.wire),
+		Operations: operations,
 	}.Main()
 }
 
-var operations = map[string]func(json.RawMessage) answer{
+var operations = map[string]protocol.Operation{
 	"validate":  runValidate,
 	"capacity":  runCapacity,
 	"assign":    runAssign,

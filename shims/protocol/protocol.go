@@ -67,16 +67,6 @@ func Failure(message string, detail error) Answer {
 // Operation answers one case's input.
 type Operation func(input json.RawMessage) Answer
 
-// Adapt turns operations written against a shim's own answer type into
-// Operations, converting each of their answers with wire.
-func Adapt[A any](ops map[string]func(json.RawMessage) A, wire func(A) Answer) map[string]Operation {
-	adapted := make(map[string]Operation, len(ops))
-	for name, op := range ops {
-		adapted[name] = func(input json.RawMessage) Answer { return wire(op(input)) }
-	}
-	return adapted
-}
-
 // Shim is what the serve loop needs to know of one shim.
 type Shim struct {
 	// Name prefixes the shim's log lines ("kubelet-shim").

@@ -169,32 +169,6 @@ func TestReadErrorIsReturned(t *testing.T) {
 	}
 }
 
-type localAnswer struct {
-	value string
-	skip  bool
-}
-
-func TestAdaptConvertsEachAnswer(t *testing.T) {
-	ops := Adapt(map[string]func(json.RawMessage) localAnswer{
-		"value": func(in json.RawMessage) localAnswer { return localAnswer{value: string(in)} },
-		"skip":  func(json.RawMessage) localAnswer { return localAnswer{skip: true} },
-	}, func(a localAnswer) Answer {
-		if a.skip {
-			return Unsupported("skipped")
-		}
-		return Result(a.value)
-	})
-	if len(ops) != 2 {
-		t.Fatalf("want two operations, got %d", len(ops))
-	}
-	if a := ops["value"](json.RawMessage(`[1]`)); a.Result != "[1]" || a.Unsupported != "" || a.Error != nil {
-		t.Errorf("value: %+v", a)
-	}
-	if a := ops["skip"](nil); a.Unsupported != "skipped" || a.Result != nil {
-		t.Errorf("skip: %+v", a)
-	}
-}
-
 func TestModuleVersionOfAMissingModule(t *testing.T) {
 	if v := ModuleVersion("example.invalid/not-linked"); v != "unknown" {
 		t.Errorf("got %q", v)
