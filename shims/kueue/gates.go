@@ -67,9 +67,17 @@ func parseMinor(v *string) (int, *invalidInput) {
 	if v == nil {
 		return 19, nil
 	}
-	parts := strings.Split(*v, ".")
+	// The contract's form (schemas/operations/kueue/defs.json kueueVersion):
+	// "0.N", with an optional leading "v" and an optional patch number.
+	parts := strings.Split(strings.TrimPrefix(strings.TrimSpace(*v), "v"), ".")
+	if len(parts) == 3 {
+		if _, err := strconv.Atoi(parts[2]); err != nil {
+			return 0, &invalidInput{"kueueVersion", fmt.Sprintf("%q is not of the form 0.N or 0.N.P", *v)}
+		}
+		parts = parts[:2]
+	}
 	if len(parts) != 2 || parts[0] != "0" {
-		return 0, &invalidInput{"kueueVersion", fmt.Sprintf("%q is not of the form 0.N", *v)}
+		return 0, &invalidInput{"kueueVersion", fmt.Sprintf("%q is not of the form 0.N or 0.N.P", *v)}
 	}
 	m, err := strconv.Atoi(parts[1])
 	if err != nil || m < 9 || m > 20 {
