@@ -1,4 +1,5 @@
-"""Kubernetes quantities as Kueue's TAS cache counts them.
+"""Kubernetes quantities as Kueue's TAS cache counts them, parsed by the
+shared grammar (`reference_impl.quantity`).
 
 CPU is kept in millicores, every other resource in whole units; fractions are
 rounded up, as `Quantity.MilliValue()` / `Quantity.Value()` do.
@@ -7,47 +8,17 @@ rounded up, as `Quantity.MilliValue()` / `Quantity.Value()` do.
 from __future__ import annotations
 
 import math
-import re
-from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 
+from reference_impl import quantity as _grammar
 from reference_impl.errors import InvalidInput
 
-_SUFFIXES = {
-    "": Decimal(1),
-    "n": Decimal(10) ** -9,
-    "u": Decimal(10) ** -6,
-    "m": Decimal(10) ** -3,
-    "k": Decimal(10) ** 3,
-    "M": Decimal(10) ** 6,
-    "G": Decimal(10) ** 9,
-    "T": Decimal(10) ** 12,
-    "P": Decimal(10) ** 15,
-    "E": Decimal(10) ** 18,
-    "Ki": Decimal(2) ** 10,
-    "Mi": Decimal(2) ** 20,
-    "Gi": Decimal(2) ** 30,
-    "Ti": Decimal(2) ** 40,
-    "Pi": Decimal(2) ** 50,
-    "Ei": Decimal(2) ** 60,
-}
 
-_QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)([a-zA-Z]*)$")
-
-
-def parse(value, field: str) -> Decimal:
-    if isinstance(value, bool):
-        raise InvalidInput(field, f"not a quantity: {value!r}")
-    if isinstance(value, (int, float)):
-        return Decimal(str(value))
-    if not isinstance(value, str):
-        raise InvalidInput(field, f"not a quantity: {value!r}")
-    match = _QUANTITY.match(value.strip())
-    if not match or match.group(2) not in _SUFFIXES:
-        raise InvalidInput(field, f"not a quantity: {value!r}")
+def parse(value, field: str) -> Fraction:
     try:
-        return Decimal(match.group(1)) * _SUFFIXES[match.group(2)]
-    except InvalidOperation as exc:  # pragma: no cover - the regex admits only numbers
-        raise InvalidInput(field, f"not a quantity: {value!r}") from exc
+        return _grammar.parse(value)
+    except _grammar.QuantityError as exc:
+        raise InvalidInput(field, str(exc)) from None
 
 
 def to_units(resource: str, value, field: str) -> int:
