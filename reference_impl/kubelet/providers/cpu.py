@@ -123,7 +123,9 @@ class CPUManager:
     def _take(self, cpus: list[int], n: int) -> list[int]:
         """Whole free NUMA nodes first, then CPUs from the nodes with the
         fewest candidates (packing), lowest ids first. A model of the static
-        policy's packed order without cores and threads."""
+        policy's packed order without cores and threads: upstream visits the
+        free nodes in the same fewest-available order it packs by, so on a
+        node of unequal NUMA sizes the smaller whole node is taken first."""
         if n <= 0:
             return []
         st = self.state
@@ -131,7 +133,7 @@ class CPUManager:
         for cpu in sorted(cpus):
             by_node.setdefault(st.cpu_node[cpu], []).append(cpu)
         taken: list[int] = []
-        for node in sorted(by_node):
+        for node in sorted(by_node, key=lambda k: (len(by_node[k]), k)):
             group = by_node[node]
             if len(group) == len(st.cpus_by_node[node]) and n - len(taken) >= len(group):
                 taken.extend(group)
