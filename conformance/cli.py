@@ -250,7 +250,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, strategies
+    from conformance.fuzz import emit, known, strategies
     from conformance.fuzz.differential import FuzzReport, fuzz_operation
     from conformance.fuzz.report import write as write_report
 
@@ -286,11 +286,13 @@ def cmd_fuzz(args) -> int:
                 result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
                                         args.examples, args.seed, strategies.ignored_for(component, operation, hello.features),
                                         invalid=args.invalid,
-                                        supported=strategies.supported_by(component, operation, hello.features))
+                                        supported=strategies.supported_by(component, operation, hello.features),
+                                        known=known.for_operation(hello.name, hello.version, component, operation))
                 report.operations.append(result)
                 verdict = "agree" if result.disagreement is None else "DISAGREE"
+                claimed = f", {sum(result.known.values())} as known differences" if result.known else ""
                 print(f"{component}.{operation}: {result.examples} generated cases "
-                      f"({result.unsupported} outside the implementation's features), {verdict} "
+                      f"({result.unsupported} outside the implementation's features{claimed}), {verdict} "
                       f"({result.seconds:.1f}s)", file=sys.stderr)
     finally:
         implementation.close()

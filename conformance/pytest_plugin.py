@@ -296,7 +296,7 @@ class FuzzItem(pytest.Item):
         self.component, self.operation = component, operation
 
     def runtest(self) -> None:
-        from conformance.fuzz import emit, strategies
+        from conformance.fuzz import emit, known, strategies
         from conformance.fuzz.differential import FuzzReport, fuzz_operation
 
         state = _state(self.config)
@@ -311,7 +311,8 @@ class FuzzItem(pytest.Item):
                                 strategies.VALID[(self.component, self.operation)], option.fuzz_examples,
                                 option.fuzz_seed,
                                 strategies.ignored_for(self.component, self.operation, hello.features),
-                                supported=strategies.supported_by(self.component, self.operation, hello.features))
+                                supported=strategies.supported_by(self.component, self.operation, hello.features),
+                                known=known.for_operation(hello.name, hello.version, self.component, self.operation))
         if result.disagreement is not None:
             report = FuzzReport(state.spec, option.fuzz_against, option.fuzz_seed, [result])
             written = emit.write(result.disagreement, report, state.corpus.features,

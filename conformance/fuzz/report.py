@@ -15,7 +15,8 @@ def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     rows = [
         {"component": o.component, "operation": o.operation, "invalid_inputs": o.invalid_inputs,
-         "examples": o.examples, "unsupported": o.unsupported, "seconds": round(o.seconds, 2),
+         "examples": o.examples, "unsupported": o.unsupported, "known": dict(sorted(o.known.items())),
+         "seconds": round(o.seconds, 2),
          "disagreement": None if o.disagreement is None else {"diff": o.disagreement.diff,
                                                                "input": o.disagreement.input}}
         for o in report.operations
@@ -26,12 +27,19 @@ def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:
                 "fixtures": [str(p) for p in fixtures], "operations": rows}
     (directory / "fuzz.json").write_text(json.dumps(document, indent=1) + "\n")
     table = tabulate([[r["component"], r["operation"], "invalid" if r["invalid_inputs"] else "valid", r["examples"],
-                       r["unsupported"], "yes" if r["disagreement"] else "no"] for r in rows],
+                       r["unsupported"], sum(r["known"].values()), "yes" if r["disagreement"] else "no"]
+                      for r in rows],
                      headers=["component", "operation", "inputs", "generated cases", "outside its features",
-                              "disagreement"], tablefmt="github")
+                              "known differences", "disagreement"], tablefmt="github")
     lines = [f"# Differential fuzzing: {report.implementation} against {report.against}", "",
              f"Seed: {'derandomized' if report.seed is None else report.seed}. Generated cases: {report.examples}. "
              f"Disagreements: {len(report.disagreements)}.", "", table, ""]
+    claimed = sorted({case for r in rows for case in r["known"]})
+    if claimed:
+        lines += ["Known differences (generated inputs on which the implementation answers as the corpus case "
+                  "says it does; the case's expectations entry gives the reason):", ""]
+        lines += [f"- `{case}`: {sum(r['known'].get(case, 0) for r in rows)} generated cases" for case in claimed]
+        lines.append("")
     for path in fixtures:
         lines.append(f"- fixture written: `{path}`")
     path = directory / "fuzz.md"

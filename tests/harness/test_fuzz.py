@@ -94,3 +94,67 @@ def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
     assert report.disagreement is not None
     assert report.disagreement.input["n"] >= 500
     assert "crash" in report.disagreement.implementation
+
+
+def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run():
+    from hypothesis import strategies as st
+
+    from conformance.adapters.base import Response
+    from conformance.fuzz.differential import fuzz_operation
+    from conformance.fuzz.known import KnownDifference
+
+    class OffByOneAboveTen:
+        def run(self, case_id, case):
+            n = case["input"]["n"]
+            return Response("result", result={"n": n + 1 if n > 10 else n})
+
+    class Oracle:
+        def run(self, case_id, case):
+            return Response("result", result={"n": case["input"]["n"]})
+
+    strategy = st.builds(lambda n: {"n": n}, st.integers(0, 10**6))
+    claimed = KnownDifference("kubelet.example.above-ten", "fake", "1", "kubelet", "merge", lambda d: d["n"] > 10)
+    report = fuzz_operation(OffByOneAboveTen(), Oracle(), "kubelet", "merge", strategy, 200, 1, known=(claimed,))
+    assert report.disagreement is None
+    assert report.examples == 200 and report.known["kubelet.example.above-ten"] > 0
+
+    too_narrow = KnownDifference("kubelet.example.above-fifty", "fake", "1", "kubelet", "merge", lambda d: d["n"] > 50)
+    report = fuzz_operation(OffByOneAboveTen(), Oracle(), "kubelet", "merge", strategy, 200, 1, known=(too_narrow,))
+    # What the predicate does not claim is still found, and shrunk to the smallest such input.
+    assert report.disagreement is not None and report.disagreement.input == {"n": 11}
+
+
+def test_a_known_difference_never_excuses_a_transport_fault():
+    from hypothesis import strategies as st
+
+    from conformance.adapters.base import Response
+    from conformance.fuzz.differential import fuzz_operation
+    from conformance.fuzz.known import KnownDifference
+
+    class Crashes:
+        def run(self, case_id, case):
+            return Response("crash", message="the implementation exited with code 2")
+
+    class Oracle:
+        def run(self, case_id, case):
+            return Response("result", result={})
+
+    everything = KnownDifference("kubelet.example.any", "fake", "1", "kubelet", "merge", lambda d: True)
+    report = fuzz_operation(Crashes(), Oracle(), "kubelet", "merge", st.just({}), 5, 1, known=(everything,))
+    assert report.disagreement is not None
+
+
+def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_its_release():
+    from conformance import expectations as expectations_mod
+    from conformance.fuzz.known import KNOWN
+    from conformance.paths import corpus_dir, expectations_dir
+
+    corpus = corpus_mod.load(corpus_dir())
+    for difference in KNOWN:
+        assert difference.case in corpus.all_ids, difference.case
+        assert (difference.component, difference.operation) in strategies.VALID
+        path = expectations_dir() / f"{difference.implementation}-{difference.version}.yaml"
+        loaded, problems = expectations_mod.load(path)
+        assert problems == []
+        entry = loaded.entry_for(difference.case)
+        assert entry is not None and entry.outcome == "fail", (difference.case, path)
