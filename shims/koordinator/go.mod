@@ -4,7 +4,15 @@ go 1.25.0
 
 require github.com/koordinator-sh/koordinator v1.8.0
 
-require topoconf/shims/protocol v0.0.0
+require (
+	github.com/k8stopologyawareschedwg/noderesourcetopology-api v0.1.1
+	k8s.io/api v0.35.2
+	k8s.io/apimachinery v0.35.2
+	k8s.io/client-go v0.35.2
+	k8s.io/kube-scheduler v0.35.2
+	k8s.io/kubernetes v1.35.2
+	topoconf/shims/protocol v0.0.0
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -38,7 +46,6 @@ require (
 	github.com/jedib0t/go-pretty/v6 v6.4.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
-	github.com/k8stopologyawareschedwg/noderesourcetopology-api v0.1.1 // indirect
 	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
 	github.com/leodido/go-urn v1.2.1 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
@@ -84,23 +91,19 @@ require (
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/api v0.35.2 // indirect
 	k8s.io/apiextensions-apiserver v0.35.2 // indirect
-	k8s.io/apimachinery v0.35.2 // indirect
 	k8s.io/apiserver v0.35.2 // indirect
-	k8s.io/client-go v0.35.2 // indirect
 	k8s.io/cloud-provider v0.35.2 // indirect
 	k8s.io/component-base v0.35.2 // indirect
 	k8s.io/component-helpers v0.35.2 // indirect
 	k8s.io/controller-manager v0.35.2 // indirect
 	k8s.io/csi-translation-lib v0.35.2 // indirect
 	k8s.io/dynamic-resource-allocation v0.35.2 // indirect
+	k8s.io/gengo v0.0.0-20220902162205-c0856e24416d // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-openapi v0.30.0 // indirect
-	k8s.io/kube-scheduler v0.35.2 // indirect
 	k8s.io/kubectl v0.35.2 // indirect
 	k8s.io/kubelet v0.35.2 // indirect
-	k8s.io/kubernetes v1.35.2 // indirect
 	k8s.io/utils v0.0.0-20260108192941-914a6e750570 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect

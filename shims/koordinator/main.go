@@ -28,8 +28,8 @@ func main() {
 
 var operations = map[string]protocol.Operation{
 	"merge":   runMerge,
-	"resolve": pluginOnly("resolve"),
+	"resolve": runResolve,
 	"cpuset":  runCPUSet,
-	"filter":  pluginOnly("filter"),
-	"score":   pluginOnly("score"),
+	"filter":  runFilter,
+	"score":   runScore,
 }

@@ -160,13 +160,3 @@ func anyHasPrefix(list []string, prefix string) bool {
 	}
 	return false
 }
-
-// The other operations need the NodeNUMAResource and DeviceShare plugins
-// (resource manager, CPU accumulator, device allocator), which the release
-// keeps unexported or reachable only through a scheduler framework handle
-// with informers; this shim does not drive them.
-func pluginOnly(op string) func(json.RawMessage) answer {
-	return func(json.RawMessage) answer {
-		return unsupported("operation %q needs the release's NodeNUMAResource / DeviceShare plugin internals (pkg/scheduler/plugins/nodenumaresource, deviceshare), which this shim does not drive; it drives the Topology Manager merge and the CPU accumulator only", op)
-	}
-}

@@ -1,0 +1,102 @@
+package main
+
+// What an input needs that the release does not implement, as
+// docs/operations/koordinator.md records for upstream v1.8: the hello leaves
+// these features out, and an input needing one is answered `unsupported`.
+
+import (
+	"encoding/json"
+	"strings"
+
+	apiext "github.com/koordinator-sh/koordinator/apis/extension"
+)
+
+var knownLabelValues = map[string][]string{
+	apiext.LabelNUMATopologyPolicy:       {"", "None", "BestEffort", "Restricted", "SingleNUMANode"},
+	apiext.LabelNodeNUMAAllocateStrategy: {"", "MostAllocated", "LeastAllocated", "DistributeEvenly"},
+	apiext.LabelNodeCPUBindPolicy:        {"", "None", "FullPCPUsOnly", "SpreadByPCPUs"},
+	apiext.LabelGPUPartitionPolicy:       {"", "Honor", "Prefer"},
+}
+
+func labelsNeed(labels map[string]string) string {
+	for key, values := range knownLabelValues {
+		v, found := labels[key]
+		if !found {
+			continue
+		}
+		known := false
+		for _, k := range values {
+			known = known || k == v
+		}
+		if !known {
+			return "the node label " + key + "=" + v + " is malformed; the release passes it through and the contract's refusal of malformed node labels (koordinator.validation.labels) is not implemented by it"
+		}
+	}
+	if labels[apiext.LabelNodeNUMAAllocateStrategy] == "DistributeEvenly" {
+		return "NUMA allocate strategy DistributeEvenly: declared by the release, not implemented (koordinator.numa.strategy.distribute-evenly)"
+	}
+	return ""
+}
+
+func scoringNeed(s *scoringJSON) string {
+	if s != nil && s.Type == "BalancedAllocation" {
+		return "BalancedAllocation scoring: the release rejects it when the plugin is built (koordinator.score.*.balanced-allocation)"
+	}
+	return ""
+}
+
+func needsUnsupported(in caseInput) string {
+	if n := in.Args.NodeNUMAResource; n != nil {
+		if r := scoringNeed(n.ScoringStrategy); r != "" {
+			return r
+		}
+		if r := scoringNeed(n.NUMAScoringStrategy); r != "" {
+			return r
+		}
+		if n.NUMAAllocateStrategy != nil && *n.NUMAAllocateStrategy != "" {
+			derived := "LeastAllocated"
+			if n.NUMAScoringStrategy != nil && n.NUMAScoringStrategy.Type == "MostAllocated" {
+				derived = "MostAllocated"
+			}
+			if *n.NUMAAllocateStrategy != derived {
+				return "args.nodeNUMAResource.numaAllocateStrategy " + *n.NUMAAllocateStrategy + ": the release has no such argument; its default NUMA allocate strategy follows numaScoringStrategy.type (" + derived + " here)"
+			}
+		}
+	}
+	nodes := in.Nodes
+	if in.Node != nil {
+		nodes = append(nodes, *in.Node)
+	}
+	for _, n := range nodes {
+		if r := labelsNeed(n.Labels); r != "" {
+			return r
+		}
+		if r := labelsNeed(n.DeviceLabels); r != "" {
+			return r
+		}
+	}
+	if in.Pod != nil {
+		ann := in.Pod.Annotations
+		if raw, found := ann[apiext.AnnotationNUMATopologySpec]; found {
+			var spec map[string]json.RawMessage
+			if json.Unmarshal([]byte(raw), &spec) == nil {
+				if v, has := spec["numaAllocateStrategy"]; has && string(v) != "null" {
+					return "pod-level numaAllocateStrategy: the release's numa-topology-spec has no such field (koordinator.numa.strategy.distribute-evenly)"
+				}
+			}
+		}
+		if raw, found := ann[apiext.AnnotationDeviceAllocateHint]; found && strings.Contains(raw, "PCIeLevel") {
+			var hints map[string]struct {
+				ExclusivePolicy string `json:"exclusivePolicy"`
+			}
+			if json.Unmarshal([]byte(raw), &hints) == nil {
+				for _, h := range hints {
+					if h.ExclusivePolicy == "PCIeLevel" {
+						return "exclusivePolicy PCIeLevel: accepted by the release without effect (koordinator.deviceshare.exclusive.pcie-level)"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
