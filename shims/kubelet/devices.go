@@ -88,7 +88,7 @@ var _ plugin.DevicePlugin = inProcessPlugin{}
 // registerDevices gives every device-plugin resource of the node its devices:
 // per NUMA node with that node as topology, and devicesWithoutTopology with
 // none. Device ids sort by NUMA node, then by index; devices without topology
-// sort after all NUMA nodes' ("notopo" > "numa").
+// sort after all NUMA nodes' ("x-notopo" > "numa": the plugin's lowest-id preference takes them last).
 func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *nodeSpec) error {
 	byResource := map[string][]*pluginapi.Device{}
 	for _, ns := range spec.NUMANodes {
@@ -118,7 +118,7 @@ func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *
 		}
 		for i := 0; i < cnt; i++ {
 			byResource[r] = append(byResource[r], &pluginapi.Device{
-				ID:     fmt.Sprintf("%s-notopo-%04d", sanitize(r), i),
+				ID:     fmt.Sprintf("%s-x-notopo-%04d", sanitize(r), i),
 				Health: pluginapi.Healthy,
 			})
 		}

@@ -127,8 +127,9 @@ class DeviceManager:
 
     def _ordered(self, resource: str, available: set[str], hint: TopologyHint) -> list[str]:
         """Devices on the affinity's nodes first, then other nodes, then
-        devices without topology; within a group, nodes with fewer available
-        devices first."""
+        devices without topology. Within a group the device manager leaves the
+        pick to the plugin (its own sorting is lost in a set), and the
+        contract's plugins prefer the lowest NUMA node id."""
         where = self.state.device_node[resource]
         if hint.mask is None or not self.has_topology(resource):
             return sorted(available)
@@ -140,8 +141,8 @@ class DeviceManager:
                 loose.append(d)
             else:
                 per_node.setdefault(node, []).append(d)
-        inside = sorted((n for n in per_node if hint.mask >> n & 1), key=lambda n: (len(per_node[n]), n))
-        outside = sorted((n for n in per_node if not hint.mask >> n & 1), key=lambda n: (len(per_node[n]), n))
+        inside = sorted(n for n in per_node if hint.mask >> n & 1)
+        outside = sorted(n for n in per_node if not hint.mask >> n & 1)
         ordered = [d for n in inside for d in per_node[n]]
         ordered += [d for n in outside for d in per_node[n]]
         return ordered + loose
