@@ -308,6 +308,17 @@ def cmd_fuzz(args) -> int:
     return EXIT_UNEXPECTED if report.disagreements else EXIT_OK
 
 
+def cmd_fuzz_summary(args) -> int:
+    from conformance.fuzz import summary
+
+    try:
+        path = summary.write(Path(args.dir))
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {path}")
+    return EXIT_OK
+
+
 def cmd_path(_args) -> int:
     print(corpus_dir())
     return EXIT_OK
@@ -380,6 +391,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--restart-budget", type=int, default=10)
     p.add_argument("--corpus", type=Path, default=None)
     p.set_defaults(fn=cmd_fuzz)
+
+    p = sub.add_parser("fuzz-summary", help="add up the fuzzing runs below a folder into its summary.md")
+    p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
+    p.set_defaults(fn=cmd_fuzz_summary)
 
     p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
     p.set_defaults(fn=cmd_path)

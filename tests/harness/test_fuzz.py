@@ -158,3 +158,18 @@ def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_i
         assert problems == []
         entry = loaded.entry_for(difference.case)
         assert entry is not None and entry.outcome == "fail", (difference.case, path)
+
+
+def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):
+    for kind, extra in (("valid", []), ("invalid", ["--invalid"])):
+        assert main(["fuzz", "--impl", REFERENCE_EXEC, "--component", "kubelet", "--operation", "merge",
+                     "--examples", "7", *extra, "--out", str(tmp_path / "gen"),
+                     "--report-dir", str(tmp_path / "runs" / f"merge-{kind}")]) == 0
+    (tmp_path / "runs" / "notes.md").write_text("Reviewed by hand.\n")
+    assert main(["fuzz-summary", str(tmp_path / "runs")]) == 0
+    text = (tmp_path / "runs" / "summary.md").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| kubelet "))
+    assert [cell.strip() for cell in row.strip("|").split("|")] == ["kubelet", "7", "7", "14", "0", "0", "0"]
+    assert "merge-invalid" in text and "merge-valid" in text
+    assert text.rstrip().endswith("Reviewed by hand.")
+    assert main(["fuzz-summary", str(tmp_path / "nothing")]) == 2
