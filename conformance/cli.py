@@ -353,7 +353,7 @@ def parser() -> argparse.ArgumentParser:
     _add_selection(p)
     p.set_defaults(fn=cmd_list)
 
-    p = sub.add_parser("report", help="re-render compliance.md and junit.xml from results.json")
+    p = sub.add_parser("report", help="re-render compliance.md, compliance.html and junit.xml from results.json")
     p.add_argument("results")
     p.add_argument("--out", help="folder to write to (default: beside results.json)")
     p.set_defaults(fn=cmd_report)

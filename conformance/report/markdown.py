@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from tabulate import tabulate
 
-from conformance.model import ERROR, FAIL, PASS, UNSUPPORTED, XFAIL
+from conformance.report import counts
 from conformance.report.results import rerun_command
-
-_COLUMNS = (PASS, FAIL, ERROR, UNSUPPORTED, XFAIL)
-
-
-def _percent(passed: int, total: int) -> str:
-    return f"{100 * passed / total:.1f}%" if total else "-"
-
-
-def _row(label: str, outcomes: list[str]) -> list[Any]:
-    counts = {c: outcomes.count(c) for c in _COLUMNS}
-    other = len(outcomes) - sum(counts.values())
-    return [label, len(outcomes), *counts.values(), other, _percent(counts[PASS], len(outcomes))]
-
-
-_HEADERS = ["", "cases", "passed", "failed", "error", "unsupported", "xfail", "other", "passing"]
 
 
 def render(document: dict[str, Any]) -> str:
@@ -43,22 +27,15 @@ def render(document: dict[str, Any]) -> str:
         "## Summary",
         "",
     ]
-    by_component: dict[str, list[dict]] = defaultdict(list)
-    for record in records:
-        by_component[record["component"]].append(record)
-    rows = [_row(component, [r["outcome"] for r in items]) for component, items in sorted(by_component.items())]
-    rows.append(_row("**all**", [r["outcome"] for r in records]))
-    headers = ["component", *_HEADERS[1:]]
-    lines += [tabulate(rows, headers=headers, tablefmt="github"), ""]
-    for component, items in sorted(by_component.items()):
-        per_feature: dict[str, list[str]] = defaultdict(list)
-        for record in items:
-            for feature in record["features"] or ["(invalid fixture)"]:
-                per_feature[feature].append(record["outcome"])
+    grouped = counts.by_component(records)
+    rows = [counts.row(component, [r["outcome"] for r in items]) for component, items in grouped.items()]
+    rows.append(counts.row("**all**", [r["outcome"] for r in records]))
+    lines += [tabulate(rows, headers=["component", *counts.HEADERS], tablefmt="github"), ""]
+    for component, items in grouped.items():
         lines += [f"## {component}", ""]
-        rows = [_row(f"`{feature}`", outcomes) for feature, outcomes in sorted(per_feature.items())]
-        lines += [tabulate(rows, headers=["feature", *_HEADERS[1:]], tablefmt="github"), ""]
-    unexpected = [r for r in records if r["outcome"] not in (PASS, XFAIL, UNSUPPORTED, "skip")]
+        rows = [counts.row(f"`{feature}`", outcomes) for feature, outcomes in counts.by_feature(items).items()]
+        lines += [tabulate(rows, headers=["feature", *counts.HEADERS], tablefmt="github"), ""]
+    unexpected = counts.unexpected(records)
     lines += ["## Unexpected outcomes", ""]
     if not unexpected:
         lines += ["None.", ""]
@@ -70,7 +47,7 @@ def render(document: dict[str, Any]) -> str:
             if record.get("diff"):
                 lines += ["", "```", *record["diff"], "```"]
             lines += ["", "Rerun: `" + rerun_command(header["impl_spec"], record["id"]) + "`", ""]
-    known = [r for r in records if r["outcome"] == XFAIL]
+    known = counts.known_failures(records)
     if known:
         lines += ["## Known failures (expectations file)", ""]
         rows = [[f"`{r['id']}`", r["expected_outcome"], r.get("expectation_reason") or ""] for r in known]

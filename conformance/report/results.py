@@ -67,7 +67,7 @@ def default_dir(document: dict[str, Any], base: Path) -> Path:
 
 
 def write_all(document: dict[str, Any], directory: Path) -> list[Path]:
-    from conformance.report import junit, markdown
+    from conformance.report import html, junit, markdown
 
     directory.mkdir(parents=True, exist_ok=True)
     written = []
@@ -77,6 +77,9 @@ def write_all(document: dict[str, Any], directory: Path) -> list[Path]:
     compliance = directory / "compliance.md"
     compliance.write_text(markdown.render(document), encoding="utf-8")
     written.append(compliance)
+    page = directory / "compliance.html"
+    page.write_text(html.render(document), encoding="utf-8")
+    written.append(page)
     xml = directory / "junit.xml"
     xml.write_text(junit.render(document), encoding="utf-8")
     written.append(xml)

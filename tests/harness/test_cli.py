@@ -31,7 +31,7 @@ def write_expectations(tmp_path, entries):
 def test_reports_are_reproducible(tmp_path):
     assert run(tmp_path, name="one") == 0
     assert run(tmp_path, name="two") == 0
-    for name in ("compliance.md", "junit.xml"):
+    for name in ("compliance.md", "compliance.html", "junit.xml"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
     def stable(path):
@@ -49,6 +49,45 @@ def test_compliance_table_has_a_row_per_feature(tmp_path):
     text = (tmp_path / "report" / "compliance.md").read_text()
     assert "# Compliance: fake 1.0" in text
     assert "| `kubelet.merge` " in text and "| `kubelet.option.numa-score-weights` " in text
+
+
+def test_the_html_page_shows_the_same_counts_and_every_case(tmp_path):
+    from html.parser import HTMLParser
+
+    run(tmp_path)
+    document = json.loads((tmp_path / "report" / "results.json").read_text())
+    page = (tmp_path / "report" / "compliance.html").read_text()
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.row, self.cell = [], None, None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.row = []
+            elif tag in ("td", "th") and self.row is not None:
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None:
+                self.row.append(self.cell.strip())
+                self.cell = None
+            elif tag == "tr" and self.row is not None:
+                self.rows.append(self.row)
+                self.row = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    cells = Cells()
+    cells.feed(page)
+    total = next(row for row in cells.rows if row and row[0] == "all")
+    assert int(total[1]) == document["footer"]["total"]
+    assert int(total[2]) == document["footer"]["counts"]["pass"]
+    listed = {row[0] for row in cells.rows if len(row) == 3}
+    assert {r["id"] for r in document["records"]} <= listed
 
 
 def test_an_empty_selection_is_a_usage_error(tmp_path):
