@@ -18,7 +18,12 @@ var knownLabelValues = map[string][]string{
 	apiext.LabelGPUPartitionPolicy:       {"", "Honor", "Prefer"},
 }
 
+const noneSpelledOut = "NUMA topology policy spelled \"None\": the release's None is the empty string, so it takes \"None\" for a policy of its own, which conflicts with any other and for which its Topology Manager has no policy (a nil policy is dereferenced in calculateAffinity); the shim cannot answer it"
+
 func labelsNeed(labels map[string]string) string {
+	if labels[apiext.LabelNUMATopologyPolicy] == "None" {
+		return noneSpelledOut
+	}
 	for key, values := range knownLabelValues {
 		v, found := labels[key]
 		if !found {
@@ -80,6 +85,9 @@ func needsUnsupported(in caseInput) string {
 		if raw, found := ann[apiext.AnnotationNUMATopologySpec]; found {
 			var spec map[string]json.RawMessage
 			if json.Unmarshal([]byte(raw), &spec) == nil {
+				if string(spec["numaTopologyPolicy"]) == `"None"` {
+					return noneSpelledOut
+				}
 				if v, has := spec["numaAllocateStrategy"]; has && string(v) != "null" {
 					return "pod-level numaAllocateStrategy: the release's numa-topology-spec has no such field (koordinator.numa.strategy.distribute-evenly)"
 				}

@@ -207,7 +207,10 @@ type argsJSON struct {
 
 // ---------------------------------------------------------------- args
 
-func toV1Scoring(s *scoringJSON) *v1.ScoringStrategy {
+// toV1Scoring writes a contract scoring strategy as the release's. A
+// strategy without resources weighs the contract's default resources
+// (the release would weigh none).
+func toV1Scoring(s *scoringJSON, defaults []schedconfigv1.ResourceSpec) *v1.ScoringStrategy {
 	if s == nil {
 		return nil
 	}
@@ -215,8 +218,18 @@ func toV1Scoring(s *scoringJSON) *v1.ScoringStrategy {
 	for _, r := range s.Resources {
 		out.Resources = append(out.Resources, v1ResourceSpec(r.Name, r.Weight))
 	}
+	if s.Resources == nil {
+		out.Resources = append([]schedconfigv1.ResourceSpec(nil), defaults...)
+	}
 	return out
 }
+
+var (
+	defaultNodeWeights   = []schedconfigv1.ResourceSpec{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+	defaultDeviceWeights = []schedconfigv1.ResourceSpec{
+		{Name: string(apiext.ResourceGPUMemoryRatio), Weight: 1}, {Name: string(apiext.ResourceRDMA), Weight: 1}, {Name: string(apiext.ResourceFPGA), Weight: 1},
+	}
+)
 
 // pluginArgs runs the contract's args through the release's v1 defaults and
 // conversion. The NUMA allocate strategy is no argument of the release: it
@@ -228,8 +241,13 @@ func pluginArgs(in argsJSON) (*config.NodeNUMAResourceArgs, *config.DeviceShareA
 			p := *n.DefaultCPUBindPolicy
 			numaV1.DefaultCPUBindPolicy = &p
 		}
-		numaV1.ScoringStrategy = toV1Scoring(n.ScoringStrategy)
-		numaV1.NUMAScoringStrategy = toV1Scoring(n.NUMAScoringStrategy)
+		numaV1.ScoringStrategy = toV1Scoring(n.ScoringStrategy, defaultNodeWeights)
+		nodeWeights := defaultNodeWeights
+		if numaV1.ScoringStrategy != nil {
+			nodeWeights = numaV1.ScoringStrategy.Resources
+		}
+		// numaScoringStrategy without resources weighs scoringStrategy's.
+		numaV1.NUMAScoringStrategy = toV1Scoring(n.NUMAScoringStrategy, nodeWeights)
 	}
 	v1.SetDefaults_NodeNUMAResourceArgs(&numaV1)
 	var numaArgs config.NodeNUMAResourceArgs
@@ -239,7 +257,7 @@ func pluginArgs(in argsJSON) (*config.NodeNUMAResourceArgs, *config.DeviceShareA
 	var shareV1 v1.DeviceShareArgs
 	if d := in.DeviceShare; d != nil {
 		shareV1.DisableDeviceNUMATopologyAlignment = d.DisableDeviceNUMATopologyAlignment
-		shareV1.ScoringStrategy = toV1Scoring(d.ScoringStrategy)
+		shareV1.ScoringStrategy = toV1Scoring(d.ScoringStrategy, defaultDeviceWeights)
 	}
 	v1.SetDefaults_DeviceShareArgs(&shareV1)
 	var shareArgs config.DeviceShareArgs

@@ -134,7 +134,7 @@ func reasonOf(pod *corev1.Pod, stage string, status *fwktype.Status) string {
 	case has("missing GPU Partition Table"):
 		return "MissingGPUPartitionTable"
 	case has("Unsupported number of GPU requests"):
-		return "UnsupportedGPURequestCount"
+		return "UnsupportedGPUPartitionCount"
 	case has("Partitioned GPU"):
 		return "InsufficientPartitionedGPUs"
 	case has("gpu partitions"), has("GPUPartitionTable"):
@@ -444,6 +444,15 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 		"cpusetString":   nil,
 		"numaResources":  map[string]any{},
 		"devices":        map[string]any{},
+	}
+	if o.reason == "UnalignedNUMAHint" && fields["singleNUMANodeExclusive"] == string(apiext.NumaTopologyExclusiveRequired) {
+		// The same merge without the exclusive check, on the same hints.
+		if policy, err := policyFor(fields["numaTopologyPolicy"].(string), n.numaIDs); err == nil && policy != nil {
+			if _, admit, _ := policy.Merge(c.providerHints(n.name), "", c.nnr.ConformanceNUMANodeStatus(n.name)); admit {
+				o.reason = "SingleNUMANodeExclusiveConflict"
+				result["reason"] = o.reason
+			}
+		}
 	}
 	if h, found := c.merged(n.name); found {
 		result["hint"] = hintJSONOut(h)

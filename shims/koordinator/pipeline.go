@@ -188,6 +188,18 @@ func (c *cycle) hints(nodeName string) map[string][]topologymanager.NUMATopology
 	return out
 }
 
+// providerHints are the providers' hint maps in provider order, as the
+// Topology Manager accumulated them on the node.
+func (c *cycle) providerHints(nodeName string) []map[string][]topologymanager.NUMATopologyHint {
+	var out []map[string][]topologymanager.NUMATopologyHint
+	for _, r := range c.recorders {
+		if hints, found := r.hints[nodeName]; found {
+			out = append(out, hints)
+		}
+	}
+	return out
+}
+
 func (c *cycle) merged(nodeName string) (topologymanager.NUMATopologyHint, bool) {
 	return topologymanager.GetStore(c.state).GetAffinity(nodeName)
 }
