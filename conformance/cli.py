@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -411,3 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"topoconf: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (`topoconf list | head`): what it wanted it has.
+        # Point stdout at nothing so the interpreter's final flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK

@@ -216,3 +216,13 @@ def test_the_rerun_command_of_a_case_with_two_matrix_parameters_selects_that_cas
     assert main([*argv, "--corpus", str(root), "--report-dir", str(tmp_path / "one"), "--quiet"]) == 0
     records = json.loads((tmp_path / "one" / "results.json").read_text())["records"]
     assert [r["id"] for r in records] == [case_id]
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    import subprocess
+    import sys
+
+    pipeline = subprocess.run(f"{sys.executable} -m conformance list --ids | head -n 1", shell=True,
+                              capture_output=True, text=True, timeout=120)
+    assert len(pipeline.stdout.splitlines()) == 1
+    assert "Traceback" not in pipeline.stderr and "BrokenPipe" not in pipeline.stderr
