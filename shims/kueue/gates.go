@@ -34,6 +34,20 @@ var contractGates = map[string]contractGate{
 	"SkipReassignmentForPodOwnedWorkloads":     {19, func(int) bool { return true }},
 }
 
+// The contract's gates the pinned release does not have. v0.17.0 always
+// fails a node 30 s after it turns NotReady (pkg/controller/tas
+// node_controller.go Reconcile, NodeFailureDelay), as the fixed-time gate on,
+// and treats a pod-owned workload like any other, as the pod-owned skip off.
+const (
+	fixedTimeGate    = "TASReplaceNodeDueToNotReadyOverFixedTime"
+	podOwnedSkipGate = "SkipReassignmentForPodOwnedWorkloads"
+)
+
+// contractOnly holds, for the case being run, the value the contract gives
+// each gate the release does not have (named in featureGates, or the
+// version's default).
+var contractOnly = map[string]bool{}
+
 type gateInput struct {
 	KueueVersion *string         `json:"kueueVersion"`
 	FeatureGates map[string]bool `json:"featureGates"`
@@ -94,6 +108,7 @@ func configureGates(in gateInput) *gateOutcome {
 		return &gateOutcome{invalid: bad}
 	}
 	known := utilfeature.DefaultMutableFeatureGate.GetAll()
+	contractOnly = map[string]bool{}
 	values := map[string]bool{}
 	names := make([]string, 0, len(in.FeatureGates))
 	for name := range in.FeatureGates {
@@ -110,7 +125,10 @@ func configureGates(in gateInput) *gateOutcome {
 			continue
 		}
 		if inContract && minor >= cg.since {
-			return &gateOutcome{unsupported: fmt.Sprintf("Kueue %s has no feature gate %s (the case sets it for Kueue 0.%d)", linkedVersion(), name, minor)}
+			// Recorded; the operations it matters to (hot_swap) decide
+			// whether the release can answer with that value.
+			contractOnly[name] = in.FeatureGates[name]
+			continue
 		}
 		return refusedGate(name, fmt.Sprintf("unrecognized feature gate: %s", name))
 	}
@@ -119,6 +137,12 @@ func configureGates(in gateInput) *gateOutcome {
 			continue
 		}
 		if _, inRelease := known[featuregate.Feature(name)]; !inRelease {
+			if _, named := contractOnly[name]; !named {
+				contractOnly[name] = minor >= cg.since && cg.defaultFor(minor)
+				if name == fixedTimeGate && minor < cg.since {
+					contractOnly[name] = true // built in before the gate existed
+				}
+			}
 			continue
 		}
 		values[name] = minor >= cg.since && cg.defaultFor(minor)

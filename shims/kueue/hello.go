@@ -10,9 +10,7 @@ const upstreamModule = "sigs.k8s.io/kueue"
 
 // releaseFeatures are the vocabulary entries (fixtures/features/kueue.yaml)
 // that the pinned release implements. Left out: kueue.version-defaults (one
-// release carries its own gate defaults, not those of 0.9 to 0.20) and the
-// gates the release does not have (TASReplaceNodeDueToNotReadyOverFixedTime
-// and SkipReassignmentForPodOwnedWorkloads appear after v0.17).
+// release carries its own gate defaults, not those of 0.9 to 0.20).
 var releaseFeatures = []string{
 	"kueue.tas.topology",
 	"kueue.tas.capacity",
@@ -39,6 +37,12 @@ var releaseFeatures = []string{
 	"kueue.gate.tas-failed-node-replacement-fail-fast",
 	"kueue.gate.tas-replace-node-on-pod-termination",
 	"kueue.gate.tas-replace-node-on-node-taints",
+	// Gates the release does not have, declared for what it does without
+	// them: the fixed-time NotReady failure is always on, the pod-owned skip
+	// always off; hot_swap answers unsupported where a case needs the other
+	// value (hotswap.go).
+	"kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
+	"kueue.gate.skip-reassignment-for-pod-owned-workloads",
 }
 
 func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
@@ -54,15 +58,6 @@ func helloMessage() map[string]any {
 }
 
 func quietLogs() {}
-
-// Hot swap is decided by the node controller (pkg/controller/tas
-// node_controller.go), a reconciler that reads and patches Workloads, Pods
-// and Nodes through a controller-runtime client, and by the scheduler's
-// second pass; neither is a function of the case's state that this shim can
-// call without an API server.
-func runHotSwap(json.RawMessage) answer {
-	return unsupported("hot swap runs in the TAS node controller (pkg/controller/tas/node_controller.go) and the scheduler's second pass, both driven through an API client; this shim does not drive them")
-}
 
 func runProvision(json.RawMessage) answer {
 	return unsupported("the provisioning flow runs across the scheduler, the workload controller and the ProvisioningRequest admission check controller against an API server; this shim does not drive them")
