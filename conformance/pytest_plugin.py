@@ -79,10 +79,14 @@ class _State:
         self.strict = _strict(config)
         self.adapter = None
         self.hello = None
+        self.startup_error: str | None = None  # set in an xdist worker whose implementation did not start
+        self.worker_startup_errors: list[str] = []
         self.records: list[Record] = []
         self.worker_hellos: list[dict] = []
 
     def ensure_started(self):
+        if self.startup_error is not None:
+            raise ImplementationDown(self.startup_error)
         if self.adapter is None:
             try:
                 self.adapter = from_spec(self.spec, self.limits)
@@ -91,7 +95,15 @@ class _State:
             try:
                 self.hello = self.adapter.start()
             except StartupError as exc:
-                pytest.exit(f"topoconf: the implementation failed to start: {exc}", returncode=3)
+                message = f"topoconf: the implementation failed to start: {exc}"
+                if getattr(self.config, "workerinput", None) is None:
+                    pytest.exit(message, returncode=3)
+                # An xdist worker cannot end the session: a pytest.exit there
+                # reaches the controller as a crashed item. Every case fails with
+                # the reason instead, at once, and the controller ends with 3.
+                self.adapter = None
+                self.startup_error = message
+                raise ImplementationDown(message) from None
             if not self.config.option.expectations:
                 self._bundled_expectations()
         return self.adapter, self.hello
@@ -151,6 +163,10 @@ class FixtureFile(pytest.File):
             yield FileProblemItem.from_parent(self, name="<file>", problems=file_problems)
 
 
+class ImplementationDown(Exception):
+    """The implementation did not start in this xdist worker."""
+
+
 class CaseFailed(Exception):
     def __init__(self, record: Record, spec: str):
         super().__init__(record.outcome)
@@ -167,7 +183,11 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         state = _state(self.config)
-        adapter, hello = state.ensure_started()
+        try:
+            adapter, hello = state.ensure_started()
+        except ImplementationDown as exc:
+            self.session.shouldstop = str(exc)
+            raise
         record = run_case(self.case, adapter, hello, state.expectations)
         state.records.append(record)
         if record.outcome == PASS or (record.outcome == XPASS and not state.strict):
@@ -179,6 +199,8 @@ class CaseItem(pytest.Item):
         raise CaseFailed(record, state.spec)
 
     def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ImplementationDown):
+            return str(excinfo.value)
         if isinstance(excinfo.value, CaseFailed):
             record, spec = excinfo.value.record, excinfo.value.spec
             lines = [f"{record.outcome}: {record.message or ''}".rstrip()]
@@ -232,16 +254,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
         # An xdist worker: hand the records to the controller.
         workeroutput[_KEY] = json.dumps({"hello": state.hello.raw if state.hello else None,
                                          "spec": state.spec,
+                                         "startup_error": state.startup_error,
                                          "expectations": state.expectations.file,
                                          "records": [r.to_json() for r in state.records]})
         return
     _write_report(session, state, exitstatus)
+    if state.worker_startup_errors:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(state.worker_startup_errors[0])
+        session.exitstatus = 3
 
 
 def _merge_worker(state: _State, payload: str) -> None:
     data = json.loads(payload)
     if data["hello"]:
         state.worker_hellos.append(data["hello"])
+    if data.get("startup_error"):
+        state.worker_startup_errors.append(data["startup_error"])
     if data.get("expectations") and state.expectations.file is None:
         state.expectations = expectations_mod.Expectations(data["expectations"], [])
     state.records.extend(Record.from_json(r) for r in data["records"])

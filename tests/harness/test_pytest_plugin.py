@@ -66,6 +66,14 @@ def test_xdist_workers_merge_into_one_report(pytester):
     assert document["footer"]["total"] == 7
 
 
+def test_an_implementation_that_fails_to_start_under_xdist_stops_cleanly_with_3(pytester):
+    result = run(pytester, "die-before-hello", "-n", "2")
+    assert result.ret == 3
+    text = result.stdout.str()
+    assert "the implementation failed to start" in text
+    assert "INTERNALERROR" not in text
+
+
 def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
     root = pytester.path / "fixtures"
     shutil.copytree(CORPUS, root)
