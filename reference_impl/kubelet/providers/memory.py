@@ -199,11 +199,9 @@ class MemoryManager:
             key = (pod.name, init.name)
             if not init.regular_init or key not in self.blocks or key in self.exited:
                 continue
-            for kind, per_node in self.fresh.pop(key, {}).items():
-                for n, b in per_node.items():
-                    st.memory[n][kind].reserved -= b
-            self.fresh[key] = {}
             members = bitmask.bits(self.block_masks[key])
+            self._release_blocks(self.fresh.pop(key, {}), members)
+            self.fresh[key] = {}
             for _ in self.blocks[key]:
                 for n in members:
                     st.assignments[n] = max(0, st.assignments[n] - 1)
@@ -225,14 +223,30 @@ class MemoryManager:
             if have:
                 table[mask][kind] = 0 if size >= have else have - size
 
+    def _release_blocks(self, held: dict[str, dict[int, int]], members: list[int]) -> None:
+        """Give a container's memory back as upstream's static policy does: it
+        keeps only each block's size and mask, so the size is taken off the
+        mask's nodes in id order, as much as each still has reserved, wherever
+        the bytes were first placed (on a multi-NUMA group the per-node split
+        can drift from the one allocation made)."""
+        for kind, per_node in held.items():
+            remaining = sum(per_node.values())
+            for n in members:
+                cell = self.state.memory[n].get(kind)
+                if remaining == 0:
+                    break
+                if cell is None or cell.reserved == 0:
+                    continue
+                released = min(cell.reserved, remaining)
+                cell.reserved -= released
+                remaining -= released
+
     def release(self, pod_name: str) -> None:
         st = self.state
         for key in [k for k in self.blocks if k[0] == pod_name]:
             placed = self.blocks.pop(key)
             members = bitmask.bits(self.block_masks.pop(key))
-            for kind, per_node in self.fresh.pop(key).items():
-                for n, b in per_node.items():
-                    st.memory[n][kind].reserved -= b
+            self._release_blocks(self.fresh.pop(key), members)
             if key in self.exited:
                 self.exited.discard(key)
                 continue
