@@ -83,18 +83,27 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         return d
     stage = "Filter"
     try:
+        # NodeNUMAResource's Filter runs before DeviceShare's (the default
+        # profile's order): its policy and CPU checks, the required binding under
+        # None, the Restricted / SingleNUMANode admit; then DeviceShare's own fit.
         policy_mod.filter_policies(node, pod, args, res)
+        policy_mod.check_cpu_request(node, pod, res)
+        affinity: int | None = None
+        if res.policy == "None" and res.request_bind and res.bind_required:
+            numa_resources.allocate(node, pod, res, None)
+        if res.policy in ("None", "BestEffort"):
+            requests = on_node(node, parsed, res.device_hints)
+            if requests:
+                # DeviceShare's Filter: the devices must fit somewhere on the node.
+                deviceshare.allocate(node, requests, res, args, None)
+            if res.policy == "BestEffort":
+                # The BestEffort admit (and its NUMA check) runs in Reserve.
+                stage = "Reserve"
         if res.policy != "None" and not node.has_numa_topology():
             raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
-        policy_mod.check_cpu_request(node, pod, res)
-        requests = on_node(node, parsed, res.device_hints)
-        affinity: int | None = None
-        if res.policy in ("None", "BestEffort") and requests:
-            # DeviceShare's Filter: the devices must fit somewhere on the node.
-            deviceshare.allocate(node, requests, res, args, None)
+        if res.policy not in ("None", "BestEffort"):
+            requests = on_node(node, parsed, res.device_hints)
         if res.policy == "None":
-            if res.request_bind and res.bind_required:
-                numa_resources.allocate(node, pod, res, None)
             stage = "Reserve"
             if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
                 own = numa_resources.hints(node, pod, res, args)
@@ -102,8 +111,6 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
                 d.hint = merge("BestEffort", node.numa_ids, [own]).hint
                 affinity = d.hint.affinity
         else:
-            if res.policy == "BestEffort":
-                stage = "Reserve"
             numa_hints = numa_resources.hints(node, pod, res, args)
             device_hints = deviceshare.hints(node, requests, res, args)
             providers = [numa_hints, device_hints]

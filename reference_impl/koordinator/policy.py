@@ -71,12 +71,11 @@ def _cpu_binding_allowed(pod: Pod) -> bool:
 
 def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
     """What PreFilter decides from the pod alone (annotations)."""
-    spec = ann.numa_topology_spec(pod.annotations)
+    # NodeNUMAResource's PreFilter first (resource-spec, numa-topology-spec, the
+    # binding policy), then DeviceShare's (the device annotations), as the
+    # default profile orders them.
     rspec = ann.resource_spec(pod.annotations)
-    res.device_hints = ann.device_hints(pod.annotations)
-    res.joint = ann.joint_allocate(pod.annotations)
-    res.partition_spec = ann.gpu_partition_spec(pod.annotations)
-    res.parsed_devices = True
+    spec = ann.numa_topology_spec(pod.annotations)
     res.spec = spec
     res.cpu_exclusive = rspec.exclusive or "None"
     if _cpu_binding_allowed(pod):
@@ -90,6 +89,14 @@ def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
     else:
         res.bind_required = False
     res.request_bind = res.bind_policy in ("FullPCPUs", "SpreadByPCPUs") and pod.milli_cpu() > 0
+    if res.bind_policy in ("FullPCPUs", "SpreadByPCPUs") and pod.milli_cpu() % 1000:
+        # The pod's own binding policy is checked in PreFilter (upstream
+        # nodenumaresource plugin.go PreFilter); a node-forced one in Filter.
+        raise Refusal("InvalidRequestedCPUs", "the requested CPUs must be integer", "PreFilter")
+    res.device_hints = ann.device_hints(pod.annotations)
+    res.joint = ann.joint_allocate(pod.annotations)
+    res.partition_spec = ann.gpu_partition_spec(pod.annotations)
+    res.parsed_devices = True
 
 
 def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution) -> None:

@@ -453,8 +453,9 @@ func buildNode(in nodeJSON, where string) (*builtNode, error) {
 	node.Status.Allocatable[corev1.ResourcePods] = *resource.NewQuantity(110, resource.DecimalSI)
 	node.Status.Capacity = node.Status.Allocatable.DeepCopy()
 
-	// Device CR.
-	if len(in.Devices) > 0 || in.DeviceLabels != nil || in.DeviceAnnotations != nil {
+	// Device CR: koordlet reports one for every node, with the devices it found
+	// (none here when the contract lists none).
+	{
 		device := &schedulingv1alpha1.Device{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: in.DeviceLabels, Annotations: in.DeviceAnnotations}}
 		for i, d := range in.Devices {
 			info, err := deviceInfo(d, b.topoNodes)

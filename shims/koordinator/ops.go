@@ -280,7 +280,7 @@ func (c *cycle) resolveFields(n *builtNode, refusedAt string, reason string) map
 		"cpuBindPolicy": nil, "cpuBindRequired": nil, "requestCPUBind": nil, "cpuExclusivePolicy": nil,
 		"deviceHints": nil, "jointAllocate": nil, "gpuPartitionSpec": nil,
 	}
-	if refusedAt == "PreFilter" {
+	if refusedAt == "PreFilter" && (reason == "InvalidResourceSpec" || reason == "InvalidNUMATopologySpec") {
 		return out
 	}
 	spec, _ := apiext.GetResourceSpec(pod.Annotations)
@@ -292,6 +292,11 @@ func (c *cycle) resolveFields(n *builtNode, refusedAt string, reason string) map
 	bind, required := podBindPolicy(pod, defaultPolicy)
 	out["cpuBindPolicy"], out["cpuBindRequired"] = bind, required
 	out["requestCPUBind"] = (bind == "FullPCPUs" || bind == "SpreadByPCPUs") && podMilliCPU(pod) > 0
+	if refusedAt == "PreFilter" {
+		// NodeNUMAResource's PreFilter read the binding policy; DeviceShare's
+		// refused (or NodeNUMAResource's own request check did).
+		return out
+	}
 	hints, _ := apiext.GetDeviceAllocateHints(pod.Annotations)
 	deviceHints := map[string]any{}
 	for kind, h := range hints {
@@ -456,6 +461,14 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	}
 	if h, found := c.merged(n.name); found {
 		result["hint"] = hintJSONOut(h)
+	} else if providerHints := c.providerHints(n.name); len(providerHints) > 0 {
+		// The Topology Manager keeps its merged hint only when the pod is admitted
+		// and allocated on it; otherwise the same Merge on the same hints gives it.
+		exclusive, _ := fields["singleNUMANodeExclusive"].(string)
+		if policy, err := policyFor(fields["numaTopologyPolicy"].(string), n.numaIDs); err == nil && policy != nil {
+			h, _, _ := policy.Merge(providerHints, apiext.NumaTopologyExclusive(exclusive), c.nnr.ConformanceNUMANodeStatus(n.name))
+			result["hint"] = hintJSONOut(h)
+		}
 	}
 	if o.fits {
 		if alloc := nodenumaresource.ConformanceAllocation(c.state); alloc != nil {
