@@ -78,6 +78,10 @@ class Node:
         for pod in self.pods:
             nodes = self.cpu_topology.nodes_of(pod.cpuset)
             for n in nodes:
+                if n not in status:
+                    # Only the NUMA nodes the node exposes have a status
+                    # (upstream GetAllNUMANodeStatus over its NUMA zones).
+                    continue
                 if len(nodes) > 1:
                     status[n] = SHARED
                 elif status.get(n, IDLE) != SHARED:
