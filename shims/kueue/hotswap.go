@@ -40,6 +40,7 @@ import (
 	qcache "sigs.k8s.io/kueue/pkg/cache/queue"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	coreindexer "sigs.k8s.io/kueue/pkg/controller/core/indexer"
+	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	tascontroller "sigs.k8s.io/kueue/pkg/controller/tas"
 	tasindexer "sigs.k8s.io/kueue/pkg/controller/tas/indexer"
 	"sigs.k8s.io/kueue/pkg/features"
@@ -112,7 +113,7 @@ type swapSim struct {
 	evicted bool
 	// usedFixedTime: a node was marked through the 30 s NotReady branch.
 	usedFixedTime bool
-	actions []map[string]any
+	actions       []map[string]any
 }
 
 func secondsTime(s float64) metav1.Time {
@@ -189,8 +190,8 @@ func (a indexAdapter) IndexField(_ context.Context, obj client.Object, field str
 
 type quietRecorder struct{}
 
-func (quietRecorder) Event(runtime.Object, string, string, string)                    {}
-func (quietRecorder) Eventf(runtime.Object, string, string, string, ...any)           {}
+func (quietRecorder) Event(runtime.Object, string, string, string)          {}
+func (quietRecorder) Eventf(runtime.Object, string, string, string, ...any) {}
 func (quietRecorder) AnnotatedEventf(runtime.Object, map[string]string, string, string, string, ...any) {
 }
 
@@ -448,6 +449,10 @@ func (s *swapSim) admittedWorkload(name string, podSets []podSetInput, owners []
 	admission := &kueue.Admission{ClusterQueue: swapCQ}
 	for _, p := range podSets {
 		ps := p.podSet()
+		// The job integrations write the parsed request into the podset.
+		if tr, err := jobframework.NewPodSetTopologyRequest(&ps.Template.ObjectMeta).Build(); err == nil {
+			ps.TopologyRequest = tr
+		}
 		count := p.Count
 		if p.TopologyAssignment != nil && count == 0 {
 			for _, d := range p.TopologyAssignment.Domains {
@@ -1133,10 +1138,14 @@ func (s *swapSim) apply(e swapEvent, i int) *answer {
 	case "NodeUncordoned":
 		node.Spec.Unschedulable = false
 	}
+	// The fake client keeps status as a subresource: Update writes the spec
+	// (and reads back the stored status), Status().Update the status.
+	status := *node.Status.DeepCopy()
 	if err := s.cl.Update(s.ctx, node); err != nil {
 		a := failure("fake client: node", err)
 		return &a
 	}
+	node.Status = status
 	if err := s.cl.Status().Update(s.ctx, node); err != nil {
 		a := failure("fake client: node status", err)
 		return &a
@@ -1247,7 +1256,6 @@ func podOwned(owners []metav1.OwnerReference, annotations map[string]string) boo
 	return len(owners) == 1 && owners[0].Kind == "Pod" && (owners[0].APIVersion == "v1" || owners[0].APIVersion == "") &&
 		annotations["kueue.x-k8s.io/is-group-workload"] != "true"
 }
-
 
 // createWithStatus creates a Node and then writes its status, which the
 // fake client keeps apart as a subresource.
