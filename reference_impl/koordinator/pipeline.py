@@ -101,8 +101,19 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
                 stage = "Reserve"
         if res.policy != "None" and not node.has_numa_topology():
             raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
+        shortage: Refusal | None = None
         if res.policy not in ("None", "BestEffort"):
-            requests = on_node(node, parsed, res.device_hints)
+            try:
+                requests = on_node(node, parsed, res.device_hints)
+            except Refusal as exc:
+                if any(dev.numa is not None for dev in node.devices):
+                    # DeviceShare's hints fail with the shortage: nothing is merged.
+                    raise
+                # DeviceShare has no NUMA topology and proposes no hints: the merge
+                # runs on NodeNUMAResource's, and the shortage shows when the
+                # devices are allocated on the merged hint (upstream deviceshare
+                # topology_hint.go generateTopologyHints, Allocate).
+                shortage, requests = exc, {}
         if res.policy == "None":
             stage = "Reserve"
             if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
@@ -122,6 +133,8 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
                 raise Refusal(reason, "; ".join(outcome.reasons))
             affinity = outcome.hint.affinity
         allocation = numa_resources.allocate(node, pod, res, affinity)
+        if shortage is not None:
+            raise shortage
         d.numa, d.cpuset = allocation.numa, allocation.cpuset
         if requests:
             # Without alignment DeviceShare's Allocate ignores the NUMA decision altogether.

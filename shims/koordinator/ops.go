@@ -357,7 +357,9 @@ func (c *cycle) resolveFields(n *builtNode, refusedAt string, reason string) map
 	if reason == "CPUBindPolicyConflict" {
 		return out
 	}
-	if r.RequestCPUBind {
+	if r.RequestCPUBind || !r.RequestCPUBindStatus.IsSuccess() {
+		// A node-forced binding (refused for a non-integer request or not) is the
+		// node's policy, required.
 		out["cpuBindPolicy"], out["cpuBindRequired"], out["requestCPUBind"] = string(r.CPUBindPolicy), r.CPUBindRequired, true
 	}
 	return out
@@ -419,6 +421,8 @@ type filterOutcome struct {
 
 func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	o := filterOutcome{fits: true}
+	// The statuses the merge sees: Reserve adds the pod's own allocation.
+	statuses := c.nnr.ConformanceNUMANodeStatus(n.name)
 	refuse := func(stage string, status *fwktype.Status) {
 		o.fits, o.reason, o.message, o.stage = false, reasonOf(c.pod, stage, status), status.Message(), stage
 	}
@@ -442,7 +446,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	result := map[string]any{
 		"fits": o.fits, "reason": o.reason, "message": o.message, "stage": o.stage,
 		"policy":         policy,
-		"numaNodeStatus": statusOut(c.nnr.ConformanceNUMANodeStatus(n.name)),
+		"numaNodeStatus": statusOut(statuses),
 		"hints":          hintsOut(c.hints(n.name)),
 		"hint":           nil,
 		"cpuset":         nil,
@@ -453,7 +457,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	if o.reason == "UnalignedNUMAHint" && fields["singleNUMANodeExclusive"] == string(apiext.NumaTopologyExclusiveRequired) {
 		// The same merge without the exclusive check, on the same hints.
 		if policy, err := policyFor(fields["numaTopologyPolicy"].(string), n.numaIDs); err == nil && policy != nil {
-			if _, admit, _ := policy.Merge(c.providerHints(n.name), "", c.nnr.ConformanceNUMANodeStatus(n.name)); admit {
+			if _, admit, _ := policy.Merge(c.providerHints(n.name), "", statuses); admit {
 				o.reason = "SingleNUMANodeExclusiveConflict"
 				result["reason"] = o.reason
 			}
@@ -466,7 +470,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 		// and allocated on it; otherwise the same Merge on the same hints gives it.
 		exclusive, _ := fields["singleNUMANodeExclusive"].(string)
 		if policy, err := policyFor(fields["numaTopologyPolicy"].(string), n.numaIDs); err == nil && policy != nil {
-			h, _, _ := policy.Merge(providerHints, apiext.NumaTopologyExclusive(exclusive), c.nnr.ConformanceNUMANodeStatus(n.name))
+			h, _, _ := policy.Merge(providerHints, apiext.NumaTopologyExclusive(exclusive), statuses)
 			result["hint"] = hintJSONOut(h)
 		}
 	}

@@ -76,13 +76,17 @@ func (l *sharedLister) Get(name string) (fwktype.NodeInfo, error) {
 // keeps the last ones it gave for each node, to report them.
 type recordingProvider struct {
 	topologymanager.NUMATopologyHintProvider
-	hints map[string]map[string][]topologymanager.NUMATopologyHint
+	hints  map[string]map[string][]topologymanager.NUMATopologyHint
+	failed map[string]bool
 }
 
 func (r *recordingProvider) GetPodTopologyHints(ctx context.Context, cycleState fwktype.CycleState, pod *corev1.Pod, node *corev1.Node) (map[string][]topologymanager.NUMATopologyHint, *fwktype.Status) {
 	hints, status := r.NUMATopologyHintProvider.GetPodTopologyHints(ctx, cycleState, pod, node)
 	if status.IsSuccess() {
 		r.hints[node.Name] = hints
+	} else {
+		// The Topology Manager merges nothing when a provider fails.
+		r.failed[node.Name] = true
 	}
 	return hints, status
 }
@@ -125,7 +129,7 @@ func newCycle(in argsJSON, nodes []*builtNode, pod *corev1.Pod) (*cycle, error) 
 	}
 	c := &cycle{nnr: nnr, ds: ds, handle: handle, nodes: nodes, state: framework.NewCycleState(), pod: pod}
 	for _, p := range []topologymanager.NUMATopologyHintProvider{nnr, ds} {
-		c.recorders = append(c.recorders, &recordingProvider{NUMATopologyHintProvider: p, hints: map[string]map[string][]topologymanager.NUMATopologyHint{}})
+		c.recorders = append(c.recorders, &recordingProvider{NUMATopologyHintProvider: p, hints: map[string]map[string][]topologymanager.NUMATopologyHint{}, failed: map[string]bool{}})
 	}
 	handle.manager = topologymanager.New(providers{c.recorders[0], c.recorders[1]})
 	for _, n := range nodes {
@@ -180,6 +184,9 @@ func (c *cycle) reserve(ctx context.Context, nodeName string) *fwktype.Status {
 // resource (NodeNUMAResource's first, DeviceShare's after).
 func (c *cycle) hints(nodeName string) map[string][]topologymanager.NUMATopologyHint {
 	out := map[string][]topologymanager.NUMATopologyHint{}
+	if c.noMerge(nodeName) {
+		return out
+	}
 	for _, r := range c.recorders {
 		for resource, list := range r.hints[nodeName] {
 			out[resource] = list
@@ -192,12 +199,24 @@ func (c *cycle) hints(nodeName string) map[string][]topologymanager.NUMATopology
 // Topology Manager accumulated them on the node.
 func (c *cycle) providerHints(nodeName string) []map[string][]topologymanager.NUMATopologyHint {
 	var out []map[string][]topologymanager.NUMATopologyHint
+	if c.noMerge(nodeName) {
+		return nil
+	}
 	for _, r := range c.recorders {
 		if hints, found := r.hints[nodeName]; found {
 			out = append(out, hints)
 		}
 	}
 	return out
+}
+
+func (c *cycle) noMerge(nodeName string) bool {
+	for _, r := range c.recorders {
+		if r.failed[nodeName] {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *cycle) merged(nodeName string) (topologymanager.NUMATopologyHint, bool) {
