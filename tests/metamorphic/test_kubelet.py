@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import assume, given
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from conformance.fuzz.strategies import kubelet as gen
@@ -198,22 +198,45 @@ def test_adding_capacity_never_turns_an_admit_into_a_reject_under_best_effort(da
     assert admit(bigger)["pods"][0]["admitted"]
 
 
+def _without_memory_split(allocation: dict) -> dict:
+    """CPUs and devices per NUMA node, memory as the node's total."""
+    per_node = {n: {k: v for k, v in zone.items() if k != "memory"} for n, zone in allocation.items()}
+    return {"nodes": per_node, "memory": sum(zone.get("memory", 0) for zone in allocation.values())}
+
+
 @given(admission_sequence(), st.integers(1, 6), st.integers(1, 8), st.integers(0, 1))
 def test_removing_and_re_adding_a_pod_restores_the_allocation_state(data, cpu, memory, gpus):
     """`remove` "releases everything pod-a holds" (docs/operations/kubelet.md,
     admit), and the allocators are deterministic functions of the free state:
     after admit P, remove P the state is the one before P, and admitting P again
     gives P the same resources (the same CPU ids included) and the node the same
-    state as the first admission did."""
+    state as the first admission did.
+
+    Qualified as the contract qualifies it, after upstream's memory manager: a
+    block is released off its mask's nodes in id order, and a container placed
+    on one node of a multi-node group regroups that node. So when P spans several
+    NUMA nodes, or lands on a node another container holds as part of a group,
+    only what does not depend on the memory groups is restored: CPUs and devices
+    per node and the node's total memory."""
     pod = guaranteed("probe", cpu, memory, gpus)
     base = admit(data)
     first = copy.deepcopy(data)
     first["events"].append({"admit": pod})
     once = admit(first)
     assume(once["pods"][-1]["admitted"])
+    affinity = set(once["pods"][-1]["containers"][0]["affinity"] or [])
+    grouped = {n for p in once["pods"][:-1] if p["admitted"] for c in p["containers"]
+               if len(c["affinity"] or []) > 1 for n in c["affinity"]}
+    exact = len(affinity) <= 1 and not affinity & grouped
+    event("restored exactly" if exact else "restored apart from the memory split")
+
     removed = copy.deepcopy(first)
     removed["events"].append({"remove": "probe"})
-    assert admit(removed)["allocation"] == base["allocation"]
+    after_removal = admit(removed)["allocation"]
+    if not exact:
+        assert _without_memory_split(after_removal) == _without_memory_split(base["allocation"])
+        return
+    assert after_removal == base["allocation"]
     again = copy.deepcopy(removed)
     again["events"].append({"admit": pod})
     twice = admit(again)
