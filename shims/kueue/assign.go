@@ -107,6 +107,8 @@ func place(c *cluster, in assignInput) answer {
 	var levelMessage string
 	for i, p := range in.Workload.PodSets {
 		entries[i] = map[string]any{"name": p.Name, "topologyAssignment": nil, "notFit": nil}
+	}
+	for i, p := range in.Workload.PodSets {
 		if p.Count == 0 {
 			continue
 		}

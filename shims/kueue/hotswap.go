@@ -326,7 +326,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	slices.Sort(names)
 	var quotas []kueue.ResourceQuota
 	for _, n := range names {
-		quotas = append(quotas, kueue.ResourceQuota{Name: n, NominalQuota: resource.MustParse("1E")})
+		quotas = append(quotas, kueue.ResourceQuota{Name: n, NominalQuota: resource.MustParse("1P")})
 	}
 	cq := &kueue.ClusterQueue{
 		ObjectMeta: metav1.ObjectMeta{Name: swapCQ},
