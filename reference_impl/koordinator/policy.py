@@ -60,13 +60,30 @@ class Resolution:
         }
 
 
+_PRIORITY_CLASSES = ("koord-prod", "koord-mid", "koord-batch", "koord-free")
+_PRIORITY_RANGES = (("koord-prod", 9000, 9999), ("koord-mid", 7000, 7999),
+                    ("koord-batch", 5000, 5999), ("koord-free", 3000, 3999))
+
+
+def _priority_class(pod: Pod) -> str | None:
+    """The pod's Koordinator priority class: the label when present (an unknown
+    name is no class), else the class whose range holds spec.priority."""
+    label = pod.labels.get(ann.LABEL_PRIORITY_CLASS)
+    if label is not None:
+        return label if label in _PRIORITY_CLASSES else None
+    if pod.priority is None:
+        return None
+    for name, low, high in _PRIORITY_RANGES:
+        if low <= pod.priority <= high:
+            return name
+    return None
+
+
 def _cpu_binding_allowed(pod: Pod) -> bool:
     if pod.labels.get(ann.LABEL_QOS) not in ("LSE", "LSR"):
         return False
-    label = pod.labels.get(ann.LABEL_PRIORITY_CLASS)
-    if label is not None:
-        return label == "koord-prod"
-    return pod.priority is None or 9000 <= pod.priority <= 9999
+    # Without a class, LSE / LSR pods count as koord-prod.
+    return (_priority_class(pod) or "koord-prod") == "koord-prod"
 
 
 def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
