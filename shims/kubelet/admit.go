@@ -513,31 +513,37 @@ func (n *node) containerResult(pod *v1.Pod, c *v1.Container) map[string]any {
 }
 
 // splitBlock spreads a memory block over its NUMA nodes. A single-node block
-// is exact; a multi-node group records only its total, so the bytes this
-// container's Allocate call took per node are used when they add up, and
-// otherwise the total is shown on the group's first node.
+// is exact; a multi-node group records only its total, so the contract's
+// rendering is used: the bytes this container's Allocate call newly reserved
+// per node, and what it reused of an init container's memory (the rest of the
+// block) on the group's first node.
 func splitBlock(b memstate.Block, taken map[int]uint64) map[int]int64 {
 	out := map[int]int64{}
 	if len(b.NUMAAffinity) == 1 {
 		out[b.NUMAAffinity[0]] = int64(b.Size)
 		return out
 	}
-	var sum uint64
-	for _, id := range b.NUMAAffinity {
-		sum += taken[id]
-	}
-	if sum == b.Size && sum > 0 {
-		for _, id := range b.NUMAAffinity {
-			if taken[id] > 0 {
-				out[id] = int64(taken[id])
-			}
-		}
+	if len(b.NUMAAffinity) == 0 {
 		return out
 	}
-	if len(b.NUMAAffinity) > 0 {
-		sorted := append([]int{}, b.NUMAAffinity...)
-		sort.Ints(sorted)
+	sorted := append([]int{}, b.NUMAAffinity...)
+	sort.Ints(sorted)
+	var sum uint64
+	for _, id := range sorted {
+		sum += taken[id]
+	}
+	if sum > b.Size {
+		// Not this block's own reservation: only the total is known.
 		out[sorted[0]] = int64(b.Size)
+		return out
+	}
+	for _, id := range sorted {
+		if taken[id] > 0 {
+			out[id] = int64(taken[id])
+		}
+	}
+	if rest := b.Size - sum; rest > 0 {
+		out[sorted[0]] += int64(rest)
 	}
 	return out
 }
