@@ -67,6 +67,12 @@ func resourceList(in map[string]json.RawMessage) (v1.ResourceList, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		// A kubelet reads pods the API server has stored, with every
+		// quantity in its canonical form ("1.5Gi" comes back as "1536Mi"),
+		// and the memory manager's AsInt64 depends on the form.
+		if q, err = resource.ParseQuantity(q.String()); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		out[v1.ResourceName(name)] = q
 	}
 	return out, nil

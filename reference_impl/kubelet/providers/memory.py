@@ -15,6 +15,16 @@ def requested(c: Container) -> dict[str, int]:
     return {name: quantity.value(q) for name, q in c.requests.items() if is_memory_resource(name)}
 
 
+def not_whole_bytes(c: Container) -> bool:
+    """Upstream reads memory and hugepages requests with Quantity.AsInt64,
+    which fails on a fraction of a byte (`100m` of memory): the provider then
+    gives no hints and its Allocate fails."""
+    return any(q.denominator != 1 for name, q in c.requests.items() if is_memory_resource(name))
+
+
+INT64_FAILURE = "[memorymanager] failed to represent quantity as int64"
+
+
 class MemoryManager:
     name = "memory"
 
@@ -38,12 +48,14 @@ class MemoryManager:
 
     # --- hints ----------------------------------------------------------
     def hints(self, pod: Pod, c: Container):
-        if not self.static or not pod.guaranteed:
+        if not self.static or not pod.guaranteed or not_whole_bytes(c):
             return None
         return self._calculate(pod, requested(c))
 
     def pod_hints(self, pod: Pod):
         if not self.static or not pod.guaranteed:
+            return None
+        if any(not_whole_bytes(c) for c in [*pod.init_containers, *pod.containers]):
             return None
         return self._calculate(pod, self.pod_request(pod))
 
@@ -118,6 +130,8 @@ class MemoryManager:
             return
         for other in [p for p in self.reusable if p != pod.name]:
             del self.reusable[other]
+        if not_whole_bytes(c):
+            raise AllocationError(INT64_FAILURE)
         request = requested(c)
         best = hint
         if best.mask is None:
