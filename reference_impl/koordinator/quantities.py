@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+
 from ..quantity import QuantityError, parse
 
 __all__ = ["QuantityError", "milli", "parse", "whole"]
