@@ -106,7 +106,7 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             try:
                 requests = on_node(node, parsed, res.device_hints)
             except Refusal as exc:
-                if any(dev.numa is not None for dev in node.devices):
+                if any(dev.numa is not None for dev in node.devices) and not args.disable_device_numa_alignment:
                     # DeviceShare's hints fail with the shortage: nothing is merged.
                     raise
                 # DeviceShare has no NUMA topology and proposes no hints: the merge
@@ -133,6 +133,12 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
                 raise Refusal(reason, "; ".join(outcome.reasons))
             affinity = outcome.hint.affinity
         allocation = numa_resources.allocate(node, pod, res, affinity)
+        if res.policy not in ("None", "BestEffort") and args.disable_device_numa_alignment:
+            # Without alignment DeviceShare takes no part in the Restricted /
+            # SingleNUMANode admit; its Filter then sees the admitted hint and
+            # passes, so its allocation happens in Reserve (upstream deviceshare
+            # topology_hint.go Allocate, plugin.go Filter).
+            stage = "Reserve"
         if shortage is not None:
             raise shortage
         d.numa, d.cpuset = allocation.numa, allocation.cpuset

@@ -80,7 +80,7 @@ func decodeCase(raw json.RawMessage) (caseInput, []*builtNode, *corev1.Pod, *ans
 // ---------------------------------------------------------------- reasons
 
 // reasonOf names the contract's refusal code for a status the release gave.
-func reasonOf(pod *corev1.Pod, stage string, status *fwktype.Status) string {
+func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Status) string {
 	msg := status.Message()
 	has := func(s string) bool { return strings.Contains(msg, s) }
 	if stage == "PreFilter" {
@@ -119,13 +119,16 @@ func reasonOf(pod *corev1.Pod, stage string, status *fwktype.Status) string {
 		return "UnsatisfiedNUMAResource"
 	case has("Unaligned NUMA Hint"):
 		return "UnalignedNUMAHint"
+	case has(deviceshare.ErrInsufficientNUMAScopedDevices):
+		// DeviceShare's hints: fewer devices of a type than wanted, even on all NUMA nodes.
+		return "InsufficientDevices"
 	case has("Insufficient NUMA"), has("insufficient resources on NUMA Node"):
 		return "InsufficientNUMAResources"
 	case has(nodenumaresource.ErrNotEnoughCPUs), has("cpus"), has("CPUs"):
 		return "InsufficientCPUs"
 	case has("VirtualFunctions"):
 		return "InsufficientVirtualFunctions"
-	case has("Topology Scoped"), has("NUMA Scoped"):
+	case has("Topology Scoped"):
 		return "InsufficientTopologyScopedDevices"
 	case has("Joint-Allocate"):
 		return "JointAllocateViolation"
@@ -140,9 +143,43 @@ func reasonOf(pod *corev1.Pod, stage string, status *fwktype.Status) string {
 	case has("gpu partitions"), has("GPUPartitionTable"):
 		return "InvalidGPUPartitionTable"
 	case has("Insufficient"), has("devices"), has("Devices"):
+		if primary := jointPrimary(pod); primary != "" && n.hasDeviceType(primary) && strings.EqualFold(msg, "Insufficient "+primary+" devices") {
+			// The node lists devices of the joint allocation's primary type, but
+			// none can be taken.
+			return "InsufficientPrimaryDevice"
+		}
 		return "InsufficientDevices"
 	}
 	return "Unschedulable"
+}
+
+// jointPrimary is the primary type of the pod's joint allocation: the first
+// of its device types the pod requests without an ApplyForAll hint, when at
+// least two such types remain ("" otherwise).
+func jointPrimary(pod *corev1.Pod) string {
+	joint, err := apiext.GetDeviceJointAllocate(pod.Annotations)
+	if err != nil || joint == nil {
+		return ""
+	}
+	hints, _ := apiext.GetDeviceAllocateHints(pod.Annotations)
+	requests, err := deviceshare.GetPodDeviceRequests(pod)
+	if err != nil {
+		return ""
+	}
+	var kept []string
+	for _, t := range joint.DeviceTypes {
+		if _, requested := requests[t]; !requested {
+			continue
+		}
+		if h := hints[t]; h != nil && h.AllocateStrategy == apiext.ApplyForAllDeviceAllocateStrategy {
+			continue
+		}
+		kept = append(kept, string(t))
+	}
+	if len(kept) < 2 {
+		return ""
+	}
+	return kept[0]
 }
 
 // ---------------------------------------------------------------- rendering
@@ -394,10 +431,10 @@ func runResolve(raw json.RawMessage) answer {
 	out := map[string]any{"accepted": true, "reason": nil, "message": nil}
 	stage := ""
 	if status := c.preFilter(ctx); status != nil {
-		out["accepted"], out["reason"], out["message"] = false, reasonOf(pod, "PreFilter", status), status.Message()
+		out["accepted"], out["reason"], out["message"] = false, reasonOf(pod, nodes[0], "PreFilter", status), status.Message()
 		stage = "PreFilter"
 	} else if status := c.nnr.Filter(ctx, c.state, pod, c.handle.lister.infos[nodes[0].name]); !status.IsSuccess() {
-		if reason := reasonOf(pod, "Filter", status); resolveReasons[reason] {
+		if reason := reasonOf(pod, nodes[0], "Filter", status); resolveReasons[reason] {
 			out["accepted"], out["reason"], out["message"] = false, reason, status.Message()
 			stage = "Filter"
 		}
@@ -424,7 +461,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	// The statuses the merge sees: Reserve adds the pod's own allocation.
 	statuses := c.nnr.ConformanceNUMANodeStatus(n.name)
 	refuse := func(stage string, status *fwktype.Status) {
-		o.fits, o.reason, o.message, o.stage = false, reasonOf(c.pod, stage, status), status.Message(), stage
+		o.fits, o.reason, o.message, o.stage = false, reasonOf(c.pod, n, stage, status), status.Message(), stage
 	}
 	if status := c.preFilter(ctx); status != nil {
 		refuse("PreFilter", status)
@@ -531,7 +568,7 @@ func runScore(raw json.RawMessage) answer {
 			status = c.filter(ctx, n.name)
 		}
 		if status != nil {
-			row["fits"], row["reason"] = false, reasonOf(pod, stage, status)
+			row["fits"], row["reason"] = false, reasonOf(pod, n, stage, status)
 		} else {
 			fits[i] = true
 		}
