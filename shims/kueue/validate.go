@@ -264,10 +264,11 @@ func levelErrors(name string, ps kueue.PodSet, topology *kueue.Topology, flavorN
 		return []validationError{{PodSet: name, Reason: "UnknownTopologyLevel",
 			Message: fmt.Sprintf("Flavor %q does not contain the requested level", flavorName)}}
 	}
-	// A podset of no pods is not sent to TAS (as in assign); the balanced
-	// placement of v0.17.0 divides by the count.
+	// Only the placement's early returns are read here, and they do not
+	// depend on the count; a podset of no pods is checked as one of one pod,
+	// since v0.17.0's balanced placement divides by the count.
 	if ps.Count == 0 {
-		return nil
+		ps.Count = 1
 	}
 	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: resources.Requests{}, Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
 	res := snap.FindTopologyAssignmentsForFlavor(schdcache.FlavorTASRequests{req}, schdcache.WithWorkload(&kueue.Workload{}))
