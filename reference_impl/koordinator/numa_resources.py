@@ -146,10 +146,12 @@ def hints(node: Node, pod: Pod, res: Resolution, args: Args) -> dict[str, list[H
         except Refusal:
             continue
         nodes = set(bitmask.bits(mask))
-        if any(nodes & lacking[r] for r in names):
-            continue
         for r in names:
-            found[r].append((mask, score))
+            # A mask holding a NUMA node without any of r left gives no hint for r
+            # (the other resources keep theirs: upstream hintsGenerator.generateHints
+            # runs per resource).
+            if not nodes & lacking[r]:
+                found[r].append((mask, score))
     out: dict[str, list[Hint]] = {}
     for r in names:
         widths = [bitmask.count(m) for m, _ in found[r]]

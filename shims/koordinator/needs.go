@@ -58,6 +58,9 @@ func needsUnsupported(in caseInput) string {
 		if r := scoringNeed(n.NUMAScoringStrategy); r != "" {
 			return r
 		}
+		if r := numaWeightsNeed(n.ScoringStrategy, n.NUMAScoringStrategy); r != "" {
+			return r
+		}
 		if n.NUMAAllocateStrategy != nil && *n.NUMAAllocateStrategy != "" {
 			derived := "LeastAllocated"
 			if n.NUMAScoringStrategy != nil && n.NUMAScoringStrategy.Type == "MostAllocated" {
@@ -107,4 +110,33 @@ func needsUnsupported(in caseInput) string {
 		}
 	}
 	return ""
+}
+
+// numaWeightsNeed: v1.8.0 builds the NUMA scorer with scoringStrategy's
+// resources (resourceStrategyTypeMap reads args.ScoringStrategy.Resources for
+// both scorers), so numaScoringStrategy.resources other than those cannot be
+// configured.
+func numaWeightsNeed(node, numa *scoringJSON) string {
+	if numa == nil || numa.Resources == nil {
+		return ""
+	}
+	weights := func(s *scoringJSON) map[string]int64 {
+		out := map[string]int64{}
+		if s == nil || s.Resources == nil {
+			return map[string]int64{"cpu": 1, "memory": 1}
+		}
+		for _, r := range s.Resources {
+			out[r.Name] = r.Weight
+		}
+		return out
+	}
+	a, b := weights(node), weights(numa)
+	same := len(a) == len(b)
+	for k, v := range a {
+		same = same && b[k] == v
+	}
+	if same {
+		return ""
+	}
+	return "numaScoringStrategy.resources other than scoringStrategy's: v1.8.0's NUMA scorer weighs scoringStrategy.resources (resourceStrategyTypeMap), so these weights cannot be configured"
 }
