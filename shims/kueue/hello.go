@@ -10,7 +10,8 @@ const upstreamModule = "sigs.k8s.io/kueue"
 
 // releaseFeatures are the vocabulary entries (fixtures/features/kueue.yaml)
 // that the pinned release implements. Left out: kueue.version-defaults (one
-// release carries its own gate defaults, not those of 0.9 to 0.20).
+// release carries its own gate defaults, not those of 0.9 to 0.20) and
+// kueue.tas.provisioning (the provision operation is not driven, README.md).
 var releaseFeatures = []string{
 	"kueue.tas.topology",
 	"kueue.tas.capacity",
@@ -28,7 +29,6 @@ var releaseFeatures = []string{
 	"kueue.tas.not-fit",
 	"kueue.tas.validation",
 	"kueue.tas.hot-swap",
-	"kueue.tas.provisioning",
 	"kueue.gate.topology-aware-scheduling",
 	"kueue.gate.tas-profile-mixed",
 	"kueue.gate.tas-balanced-placement",
@@ -53,12 +53,15 @@ func helloMessage() map[string]any {
 		Version:  linkedVersion(),
 		Language: "go",
 		Homepage: "https://github.com/kubernetes-sigs/kueue",
-		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/features",
+		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
 	}, "kueue", releaseFeatures)
 }
 
 func quietLogs() {}
 
+// The provisioning flow (the scheduler's first and second pass around the
+// admission checks, the workload controller for Retry and Rejected) is not
+// driven yet; see README.md, Provision.
 func runProvision(json.RawMessage) answer {
-	return unsupported("the provisioning flow runs across the scheduler, the workload controller and the ProvisioningRequest admission check controller against an API server; this shim does not drive them")
+	return unsupported("the shim does not drive v0.17.0's provisioning flow (scheduler passes around the admission checks, the workload controller for Retry and Rejected) yet")
 }
