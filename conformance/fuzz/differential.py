@@ -144,7 +144,7 @@ def fuzz_operation(implementation: Adapter, reference: Adapter, component: str, 
             return
         lines = disagreement(mine, theirs, ignored, invalid)
         if lines and mine.kind == "result" and theirs.kind == "result":
-            difference = claimed_by(known, data)
+            difference = claimed_by(known, data, mine.result)
             if difference is not None:
                 report.known[difference.case] = report.known.get(difference.case, 0) + 1
                 return

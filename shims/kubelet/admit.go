@@ -281,7 +281,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		return nil, nil, &a
 	}
 	if addHidden {
-		reserved = cpuset.New(m.hiddenCPU)
+		reserved = cpuset.New(m.hiddenCPUs...)
 	}
 
 	sm, r, a := startTopologyManager(in.commonInput, cfg, m.info.Topology)

@@ -169,21 +169,49 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 // per-node `memory` is what pods may use.
 const hiddenReservedMemory = int64(1 << 30)
 
+// hiddenSocketSize is the number of reserved CPUs for the hidden socket:
+// the fewest that keep cpus/sockets (integer division) as it is without it,
+// capped at the smallest real NUMA node, and at least one.
+func hiddenSocketSize(cpus, sockets, smallest int) int {
+	if sockets == 0 {
+		return 1
+	}
+	perSocket, rest := cpus/sockets, cpus%sockets
+	size := perSocket - rest
+	if size > smallest {
+		size = smallest
+	}
+	if size < 1 {
+		size = 1
+	}
+	return size
+}
+
+func smallestNode(spec *nodeSpec) int {
+	smallest := -1
+	for _, n := range spec.NUMANodes {
+		if smallest < 0 || len(n.CPUs) < smallest {
+			smallest = len(n.CPUs)
+		}
+	}
+	return smallest
+}
+
 // machine is the cadvisor view of the node handed to the managers.
 type machine struct {
 	info      *cadvisorapi.MachineInfo // the node: what the Topology, memory and device managers see
-	cpuInfo   *cadvisorapi.MachineInfo // what the CPU manager sees: info plus the hidden reserved CPU
-	cpuNUMA   map[int]int              // cpu id -> NUMA node id
-	hiddenCPU int                      // -1 when none was added
+	cpuInfo    *cadvisorapi.MachineInfo // what the CPU manager sees: info plus the hidden reserved CPUs
+	cpuNUMA    map[int]int              // cpu id -> NUMA node id
+	hiddenCPUs []int                    // the hidden reserved CPUs, none when the case reserves its own
 }
 
 // buildMachine renders the node as cadvisor reports it: one socket per NUMA
 // node, one single-threaded core per CPU (the contract models neither cores
 // nor threads), memory and hugepages per node, and the distance rows indexed
-// by node id. addHiddenCPU adds one CPU for the static CPU policy's mandatory
-// reservation when the case reserves none.
+// by node id. addHiddenCPU adds a socket of reserved CPUs for the static CPU
+// policy's mandatory reservation when the case reserves none.
 func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machine, error) {
-	m := &machine{cpuNUMA: map[int]int{}, hiddenCPU: -1}
+	m := &machine{cpuNUMA: map[int]int{}}
 	info := &cadvisorapi.MachineInfo{}
 	maxID := -1
 	for _, n := range spec.NUMANodes {
@@ -246,22 +274,29 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 	m.cpuInfo = info
 	if addHiddenCPU {
 		// The CPU manager alone sees one more NUMA node, in a socket of its
-		// own, holding only the reserved CPU. Every set of real nodes keeps
-		// its CPU count, so the narrowest width that can hold a request is
-		// unchanged, and a hint over a set including the extra node never has
-		// more available CPUs than the same set without it (the reserved CPU
-		// is never available), so it is never the narrower or a preferred
-		// one; the Topology Manager's merge masks the extra bit away.
-		m.hiddenCPU = maxCPU + 1
-		phantom := cadvisorapi.Node{Id: maxID + 1,
-			Cores: []cadvisorapi.Core{{Id: m.hiddenCPU, Threads: []int{m.hiddenCPU}, SocketID: len(spec.NUMANodes)}}}
+		// own, holding only reserved CPUs. Its size keeps two things of the
+		// real node: the accumulator's idea of a socket's size (total CPUs
+		// over sockets, integer division), by which it judges a socket
+		// free, and every minimal hint width, which the extra node must
+		// never shorten (so it is no larger than the smallest real node).
+		// Both hold for equal NUMA nodes; on unequal ones the width wins.
+		// Its CPUs are never available, so a hint over a set including it is
+		// never narrower or preferred over the same set without it; the
+		// Topology Manager's merge masks its bit away.
+		size := hiddenSocketSize(info.NumCores, len(spec.NUMANodes), smallestNode(spec))
+		phantom := cadvisorapi.Node{Id: maxID + 1}
+		for i := 0; i < size; i++ {
+			id := maxCPU + 1 + i
+			m.hiddenCPUs = append(m.hiddenCPUs, id)
+			m.cpuNUMA[id] = phantom.Id
+			phantom.Cores = append(phantom.Cores, cadvisorapi.Core{Id: id, Threads: []int{id}, SocketID: len(spec.NUMANodes)})
+		}
 		cpuInfo := *info
 		cpuInfo.Topology = append(append([]cadvisorapi.Node{}, info.Topology...), phantom)
-		cpuInfo.NumCores++
-		cpuInfo.NumPhysicalCores++
+		cpuInfo.NumCores += size
+		cpuInfo.NumPhysicalCores += size
 		cpuInfo.NumSockets++
 		m.cpuInfo = &cpuInfo
-		m.cpuNUMA[m.hiddenCPU] = phantom.Id
 	}
 	return m, nil
 }

@@ -113,12 +113,14 @@ def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run(
             return Response("result", result={"n": case["input"]["n"]})
 
     strategy = st.builds(lambda n: {"n": n}, st.integers(0, 10**6))
-    claimed = KnownDifference("kubelet.example.above-ten", "fake", "1", "kubelet", "merge", lambda d: d["n"] > 10)
+    claimed = KnownDifference("kubelet.example.above-ten", "fake", "1", "kubelet", "merge",
+                              lambda d, result: d["n"] > 10)
     report = fuzz_operation(OffByOneAboveTen(), Oracle(), "kubelet", "merge", strategy, 200, 1, known=(claimed,))
     assert report.disagreement is None
     assert report.examples == 200 and report.known["kubelet.example.above-ten"] > 0
 
-    too_narrow = KnownDifference("kubelet.example.above-fifty", "fake", "1", "kubelet", "merge", lambda d: d["n"] > 50)
+    too_narrow = KnownDifference("kubelet.example.above-fifty", "fake", "1", "kubelet", "merge",
+                                 lambda d, result: d["n"] > 50)
     report = fuzz_operation(OffByOneAboveTen(), Oracle(), "kubelet", "merge", strategy, 200, 1, known=(too_narrow,))
     # What the predicate does not claim is still found, and shrunk to the smallest such input.
     assert report.disagreement is not None and report.disagreement.input == {"n": 11}
@@ -139,7 +141,7 @@ def test_a_known_difference_never_excuses_a_transport_fault():
         def run(self, case_id, case):
             return Response("result", result={})
 
-    everything = KnownDifference("kubelet.example.any", "fake", "1", "kubelet", "merge", lambda d: True)
+    everything = KnownDifference("kubelet.example.any", "fake", "1", "kubelet", "merge", lambda d, result: True)
     report = fuzz_operation(Crashes(), Oracle(), "kubelet", "merge", st.just({}), 5, 1, known=(everything,))
     assert report.disagreement is not None
 
@@ -173,3 +175,24 @@ def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):
     assert "merge-invalid" in text and "merge-valid" in text
     assert text.rstrip().endswith("Reviewed by hand.")
     assert main(["fuzz-summary", str(tmp_path / "nothing")]) == 2
+
+
+def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_pods():
+    import copy
+
+    from conformance.fuzz.known import for_operation
+    from conformance.paths import corpus_dir
+    from reference_impl import dispatch
+
+    (difference,) = for_operation("kubelet", "v1.37.2", "kubelet", "admit")
+    case = next(c for c in corpus_mod.load(corpus_dir()).cases if c.id == difference.case)
+    contract = dispatch.run("kubelet", "admit", case.input)
+    assert not difference.applies(case.input, contract)
+    # v1.37.2's answer: pod-1 is given numa0's whole socket, pod-0's CPUs 0 and 1 included.
+    upstream = copy.deepcopy(contract)
+    upstream["pods"][2]["containers"][0]["cpuIDs"] = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14, 15, 16, 17]
+    assert difference.applies(case.input, upstream)
+    equal_nodes = copy.deepcopy(case.input)
+    for node in equal_nodes["node"]["numaNodes"]:
+        node["cpus"] = 8
+    assert not difference.applies(equal_nodes, upstream)
