@@ -51,8 +51,9 @@ def write(directory: Path) -> Path:
                                 + "; ".join(op["disagreement"]["diff"][:3]))
         for fixture in document.get("fixtures", []):
             findings.append(f"  - fixture written: `{fixture}`")
-    per_component = [[c, t["valid"], t["invalid"], t["valid"] + t["invalid"], t["outside"], t["known"],
-                      t["disagreements"]] for c, t in sorted(totals.items())]
+    per_component = [[c, t["valid"], t["invalid"], t["valid"] + t["invalid"], t["outside"],
+                      t["valid"] + t["invalid"] - t["outside"], t["known"], t["disagreements"]]
+                     for c, t in sorted(totals.items())]
     lines = [f"# Differential fuzzing: {', '.join(implementations)} against {', '.join(oracles)}", "",
              "Each run is `topoconf fuzz --impl ... --against ... --component C --operation O --examples N "
              "[--invalid]`; its fuzz.md and fuzz.json are in the folder named in the last column. "
@@ -61,7 +62,8 @@ def write(directory: Path) -> Path:
              "as a corpus case with an expectations entry says it does.", "",
              "## Per component", "",
              tabulate(per_component, headers=["component", "valid cases", "invalid cases", "total",
-                                              "outside its features", "known differences", "disagreements"],
+                                              "outside its features", "compared", "known differences",
+                                              "disagreements"],
                       tablefmt="github"), "",
              "## Per run", "",
              tabulate(sorted(rows), headers=["component", "operation", "inputs", "generated cases",
