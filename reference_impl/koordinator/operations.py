@@ -37,11 +37,18 @@ def op_resolve(input_: Mapping) -> dict:
     out: dict = {"accepted": True, "reason": None, "message": None}
     try:
         pre_filter(pod, args, res)
-        filter_policies(node, pod, args, res)
-        if node.cpu_topology is not None or pod.milli_cpu() % 1000:
-            check_cpu_request(node, pod, res)
     except Refusal as exc:
         out.update(accepted=False, reason=exc.reason, message=exc.message)
+    else:
+        try:
+            filter_policies(node, pod, args, res)
+            if node.cpu_topology is not None or pod.milli_cpu() % 1000:
+                check_cpu_request(node, pod, res)
+        except Refusal as exc:
+            # A pod that requests nothing is skipped after PreFilter: no node
+            # check refuses it (upstream nodenumaresource plugin.go PreFilter).
+            if any(v != 0 for v in pod.requests.values()):
+                out.update(accepted=False, reason=exc.reason, message=exc.message)
     out.update(res.to_json())
     return out
 
