@@ -290,6 +290,10 @@ def cmd_fuzz(args) -> int:
                                         supported=strategies.supported_by(component, operation, hello.features),
                                         known=known.for_operation(hello.name, hello.version, component, operation))
                 report.operations.append(result)
+                if result.oracle_failure is not None:
+                    print(f"topoconf: the oracle failed while fuzzing {component}.{operation}: "
+                          f"{result.oracle_failure}", file=sys.stderr)
+                    return EXIT_STARTUP
                 verdict = "agree" if result.disagreement is None else "DISAGREE"
                 claimed = f", {sum(result.known.values())} as known differences" if result.known else ""
                 print(f"{component}.{operation}: {result.examples} generated cases "
@@ -314,7 +318,7 @@ def cmd_fuzz_summary(args) -> int:
 
     try:
         path = summary.write(Path(args.dir))
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, summary.BadRun) as exc:
         raise UsageError(str(exc)) from None
     print(f"wrote {path}")
     return EXIT_OK

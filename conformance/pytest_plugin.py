@@ -41,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="also run N generated cases per operation against --fuzz-against (differential)")
     group.addoption("--fuzz-against", default="reference", help="the oracle for --fuzz-examples")
     group.addoption("--fuzz-seed", type=int, default=None, help="seed for --fuzz-examples (default: derandomized)")
+    group.addoption("--fuzz-only", action="store_true",
+                    help="with --fuzz-examples, run the generated cases only, not the corpus")
     # `--strict` is pytest's own switch; with it an unexpected pass fails the run.
 
 
@@ -80,33 +82,49 @@ class _State:
         self.adapter = None
         self.hello = None
         self.startup_error: str | None = None  # set in an xdist worker whose implementation did not start
+        self.oracle = None
         self.worker_startup_errors: list[str] = []
         self.records: list[Record] = []
         self.worker_hellos: list[dict] = []
+
+    def _down(self, message: str):
+        if getattr(self.config, "workerinput", None) is None:
+            pytest.exit(message, returncode=3)
+        # An xdist worker cannot end the session: a pytest.exit there reaches
+        # the controller as a crashed item. Every item fails with the reason
+        # instead, at once, and the controller ends with 3.
+        self.startup_error = message
+        raise ImplementationDown(message)
+
+    def _start(self, spec: str, who: str):
+        try:
+            adapter = from_spec(spec, self.limits)
+        except ValueError as exc:
+            pytest.exit(f"topoconf: {exc}", returncode=2)
+        try:
+            return adapter, adapter.start()
+        except StartupError as exc:
+            self._down(f"topoconf: {who} failed to start: {exc}")
 
     def ensure_started(self):
         if self.startup_error is not None:
             raise ImplementationDown(self.startup_error)
         if self.adapter is None:
-            try:
-                self.adapter = from_spec(self.spec, self.limits)
-            except ValueError as exc:
-                pytest.exit(f"topoconf: {exc}", returncode=2)
-            try:
-                self.hello = self.adapter.start()
-            except StartupError as exc:
-                message = f"topoconf: the implementation failed to start: {exc}"
-                if getattr(self.config, "workerinput", None) is None:
-                    pytest.exit(message, returncode=3)
-                # An xdist worker cannot end the session: a pytest.exit there
-                # reaches the controller as a crashed item. Every case fails with
-                # the reason instead, at once, and the controller ends with 3.
-                self.adapter = None
-                self.startup_error = message
-                raise ImplementationDown(message) from None
+            self.adapter, self.hello = self._start(self.spec, "the implementation")
             if not self.config.option.expectations:
                 self._bundled_expectations()
         return self.adapter, self.hello
+
+    def ensure_oracle(self):
+        """The implementation generated cases are compared with (--fuzz-against)."""
+        if self.startup_error is not None:
+            raise ImplementationDown(self.startup_error)
+        if self.oracle is None:
+            self.oracle, _ = self._start(self.config.option.fuzz_against, "the oracle")
+        return self.oracle
+
+    def oracle_failed(self, message: str):
+        self._down(f"topoconf: the oracle failed while fuzzing: {message}")
 
     def _bundled_expectations(self) -> None:
         # As `topoconf run` does: the bundled file for this name and version.
@@ -122,7 +140,7 @@ class _State:
     def close(self) -> None:
         if self.adapter is not None:
             self.adapter.close()
-        if getattr(self, "oracle", None) is not None:
+        if self.oracle is not None:
             self.oracle.close()
 
 
@@ -141,6 +159,8 @@ def _state(config: pytest.Config) -> _State | None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     state = _state(parent.config)
+    if state is not None and parent.config.option.fuzz_only:
+        return None
     if state is not None and str(file_path.resolve()) in state.files:
         return FixtureFile.from_parent(parent, path=file_path)
     return None
@@ -330,25 +350,38 @@ class FuzzItem(pytest.Item):
         from conformance.fuzz.differential import FuzzReport, fuzz_operation
 
         state = _state(self.config)
-        adapter, hello = state.ensure_started()
-        if self.component not in hello.components:
-            pytest.skip(f"unsupported: the implementation does not serve {self.component}")
+        try:
+            adapter, hello = state.ensure_started()
+            if self.component not in hello.components:
+                pytest.skip(f"unsupported: the implementation does not serve {self.component}")
+            oracle = state.ensure_oracle()
+        except ImplementationDown as exc:
+            self.session.shouldstop = str(exc)
+            raise
         option = self.config.option
-        if not hasattr(state, "oracle"):
-            state.oracle = from_spec(option.fuzz_against, state.limits)
-            state.oracle.start()
-        result = fuzz_operation(adapter, state.oracle, self.component, self.operation,
+        result = fuzz_operation(adapter, oracle, self.component, self.operation,
                                 strategies.VALID[(self.component, self.operation)], option.fuzz_examples,
                                 option.fuzz_seed,
                                 strategies.ignored_for(self.component, self.operation, hello.features),
                                 supported=strategies.supported_by(self.component, self.operation, hello.features),
                                 known=known.for_operation(hello.name, hello.version, self.component, self.operation))
+        if result.oracle_failure is not None:
+            try:
+                state.oracle_failed(result.oracle_failure)
+            except ImplementationDown as exc:
+                self.session.shouldstop = str(exc)
+                raise
         if result.disagreement is not None:
             report = FuzzReport(state.spec, option.fuzz_against, option.fuzz_seed, [result])
             written = emit.write(result.disagreement, report, state.corpus.features,
                                  Path(self.config.rootpath) / "fixtures" / "_generated")
             raise AssertionError(f"{result.examples} generated cases; a shrunk disagreement, written to {written}:\n"
                                  + "\n".join(result.disagreement.diff))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, ImplementationDown):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
         return "fuzz", None, self.name

@@ -17,46 +17,67 @@ from pathlib import Path
 from tabulate import tabulate
 
 
+class BadRun(ValueError):
+    """A fuzz.json that is not a fuzzing report."""
+
+
 def _runs(directory: Path) -> list[tuple[str, dict]]:
     found = []
     for path in sorted(directory.rglob("fuzz.json")):
         run = path.parent.relative_to(directory).as_posix()
-        found.append(("." if run == "" else run, json.loads(path.read_text())))
+        try:
+            document = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise BadRun(f"{path}: not readable as JSON: {exc}") from None
+        if not isinstance(document, dict) or not isinstance(document.get("operations"), list):
+            raise BadRun(f"{path}: not a fuzzing report (no operations list)")
+        found.append(("." if run == "" else run, document))
     return found
+
+
+def _shown(path: str) -> str:
+    """A fixture path as a reader of the repository finds it: relative to the
+    working directory when it lies below it, else its name alone."""
+    candidate = Path(path)
+    try:
+        return candidate.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return candidate.name
 
 
 def write(directory: Path) -> Path:
     runs = _runs(directory)
     if not runs:
         raise FileNotFoundError(f"{directory}: no fuzz.json below it")
-    implementations = sorted({document["implementation"] for _, document in runs})
-    oracles = sorted({document["against"] for _, document in runs})
+    implementations = sorted({str(document.get("implementation", "?")) for _, document in runs})
+    oracles = sorted({str(document.get("against", "?")) for _, document in runs})
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     rows, known, findings = [], defaultdict(int), []
     for run, document in runs:
         for op in document["operations"]:
-            kind = "invalid" if op["invalid_inputs"] else "valid"
+            kind = "invalid" if op.get("invalid_inputs") else "valid"
+            examples, found = op.get("examples", 0), op.get("disagreement")
             claimed = sum(op.get("known", {}).values())
             total = totals[op["component"]]
-            total[kind] += op["examples"]
+            total[kind] += examples
             total["outside"] += op.get("unsupported", 0)
             total["known"] += claimed
-            total["disagreements"] += 1 if op["disagreement"] else 0
+            total["disagreements"] += 1 if found else 0
             for case, count in op.get("known", {}).items():
                 known[case] += count
-            rows.append([op["component"], op["operation"], kind, op["examples"], op.get("unsupported", 0), claimed,
-                         round(op["seconds"]), "yes" if op["disagreement"] else "no", run])
-            if op["disagreement"]:
-                findings.append(f"- {op['component']}.{op['operation']} ({kind}, run `{run}`): "
-                                + "; ".join(op["disagreement"]["diff"][:3]))
+            rows.append([op.get("component", "?"), op.get("operation", "?"), kind, examples, op.get("unsupported", 0),
+                         claimed, round(op.get("seconds", 0)), "yes" if found else "no", run])
+            if found:
+                findings.append(f"- {op.get('component')}.{op.get('operation')} ({kind}, run `{run}`): "
+                                + "; ".join(found.get("diff", [])[:3]))
         for fixture in document.get("fixtures", []):
-            findings.append(f"  - fixture written: `{fixture}`")
+            findings.append(f"  - fixture written: `{_shown(fixture)}`")
     per_component = [[c, t["valid"], t["invalid"], t["valid"] + t["invalid"], t["outside"],
                       t["valid"] + t["invalid"] - t["outside"], t["known"], t["disagreements"]]
                      for c, t in sorted(totals.items())]
     lines = [f"# Differential fuzzing: {', '.join(implementations)} against {', '.join(oracles)}", "",
-             "Each run is `topoconf fuzz --impl ... --against ... --component C --operation O --examples N "
-             "[--invalid]`; its fuzz.md and fuzz.json are in the folder named in the last column. "
+             "Each run is `topoconf fuzz --impl ... --against ... --component C [--operation O] --examples N "
+             "[--seed S] [--invalid]`; its fuzz.md and fuzz.json are in the folder named in the last column. "
              "Generated cases outside the implementation's features (or answered `unsupported`) are counted "
              "but compared with nothing; a known difference is an input on which the implementation answers "
              "as a corpus case with an expectations entry says it does.", "",

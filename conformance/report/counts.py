@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from conformance.model import ERROR, FAIL, PASS, UNSUPPORTED, XFAIL
+from conformance.model import ERROR, FAIL, PASS, SKIP, UNSUPPORTED, XFAIL
 
 COLUMNS = (PASS, FAIL, ERROR, UNSUPPORTED, XFAIL)
 HEADERS = ["cases", "passed", "failed", "error", "unsupported", "xfail", "other", "passing"]
 # Outcomes that need nobody's attention: the run met its expectations there.
-SETTLED = (PASS, XFAIL, UNSUPPORTED, "skip")
+SETTLED = (PASS, XFAIL, UNSUPPORTED, SKIP)
 
 
 def percent(passed: int, total: int) -> str:
@@ -29,6 +29,13 @@ def by_component(records: list[dict]) -> dict[str, list[dict]]:
     for record in records:
         grouped[record["component"]].append(record)
     return dict(sorted(grouped.items()))
+
+
+def summary_rows(records: list[dict], total_label: str) -> list[list[Any]]:
+    """One row per component, then one for the whole run."""
+    rows = [row(component, [r["outcome"] for r in items]) for component, items in by_component(records).items()]
+    rows.append(row(total_label, [r["outcome"] for r in records]))
+    return rows
 
 
 def by_feature(records: list[dict]) -> dict[str, list[str]]:

@@ -53,9 +53,7 @@ def render(document: dict[str, Any]) -> str:
         "<h2>Summary</h2>",
     ]
     grouped = counts.by_component(records)
-    rows = [counts.row(component, [r["outcome"] for r in items]) for component, items in grouped.items()]
-    rows.append(counts.row("all", [r["outcome"] for r in records]))
-    parts.append(_table(rows, ["component", *counts.HEADERS]))
+    parts.append(_table(counts.summary_rows(records, "all"), ["component", *counts.HEADERS]))
 
     unexpected = counts.unexpected(records)
     parts.append("<h2>Unexpected outcomes</h2>")

@@ -28,8 +28,7 @@ def render(document: dict[str, Any]) -> str:
         "",
     ]
     grouped = counts.by_component(records)
-    rows = [counts.row(component, [r["outcome"] for r in items]) for component, items in grouped.items()]
-    rows.append(counts.row("**all**", [r["outcome"] for r in records]))
+    rows = counts.summary_rows(records, "**all**")
     lines += [tabulate(rows, headers=["component", *counts.HEADERS], tablefmt="github"), ""]
     for component, items in grouped.items():
         lines += [f"## {component}", ""]

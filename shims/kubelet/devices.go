@@ -88,7 +88,8 @@ var _ plugin.DevicePlugin = inProcessPlugin{}
 // registerDevices gives every device-plugin resource of the node its devices:
 // per NUMA node with that node as topology, and devicesWithoutTopology with
 // none. Device ids sort by NUMA node, then by index; devices without topology
-// sort after all NUMA nodes' ("x-notopo" > "numa": the plugin's lowest-id preference takes them last).
+// sort after all NUMA nodes' ("x-notopo" > "numa"), so the plugin's
+// lowest-id preference takes them last.
 func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *nodeSpec) error {
 	byResource := map[string][]*pluginapi.Device{}
 	for _, ns := range spec.NUMANodes {

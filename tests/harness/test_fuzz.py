@@ -175,6 +175,9 @@ def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):
     assert "merge-invalid" in text and "merge-valid" in text
     assert text.rstrip().endswith("Reviewed by hand.")
     assert main(["fuzz-summary", str(tmp_path / "nothing")]) == 2
+    (tmp_path / "runs" / "broken").mkdir()
+    (tmp_path / "runs" / "broken" / "fuzz.json").write_text("{not json")
+    assert main(["fuzz-summary", str(tmp_path / "runs")]) == 2
 
 
 def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_pods():
@@ -196,3 +199,29 @@ def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_p
     for node in equal_nodes["node"]["numaNodes"]:
         node["cpus"] = 8
     assert not difference.applies(equal_nodes, upstream)
+
+
+def test_an_oracle_that_breaks_ends_the_run_and_writes_no_fixture(tmp_path):
+    from hypothesis import strategies as st
+
+    from conformance.adapters.base import Response
+    from conformance.fuzz.differential import fuzz_operation
+
+    class Fine:
+        def run(self, case_id, case):
+            return Response("result", result={})
+
+    class BrokenOracle:
+        def run(self, case_id, case):
+            return Response("crash", message="the oracle exited with code 9")
+
+    report = fuzz_operation(Fine(), BrokenOracle(), "kubelet", "merge", st.just({}), 50, 1)
+    assert report.disagreement is None
+    assert report.oracle_failure == "crash: the oracle exited with code 9"
+    assert report.examples == 1
+
+    dead = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} die-before-hello"
+    code = main(["fuzz", "--impl", REFERENCE_EXEC, "--against", dead, "--component", "kubelet",
+                 "--operation", "merge", "--examples", "5", "--out", str(tmp_path / "gen"),
+                 "--report-dir", str(tmp_path / "rep")])
+    assert code == 3 and not (tmp_path / "gen").exists()

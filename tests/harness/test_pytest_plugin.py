@@ -132,3 +132,11 @@ def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, 
     document = json.loads((pytester.path / "rep" / "results.json").read_text())
     assert {r["id"]: r["outcome"] for r in document["records"]}["harness.last"] == "xpass"
     assert document["header"]["expectations"] == str(tmp_path / "fake-1.0.yaml")
+
+
+def test_an_oracle_that_fails_to_start_stops_the_fuzz_items_with_3(pytester):
+    dead = f"exec:{sys.executable} {FAKE} die-before-hello"
+    result = run(pytester, "good", "--fuzz-only", "--fuzz-examples", "3", "--fuzz-against", dead)
+    assert result.ret == 3
+    assert "the oracle failed to start" in result.stdout.str() + result.stderr.str()
+    assert not list(pytester.path.rglob("generated-*.yaml"))

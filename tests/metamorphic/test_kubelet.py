@@ -224,10 +224,14 @@ def test_removing_and_re_adding_a_pod_restores_the_allocation_state(data, cpu, m
     first["events"].append({"admit": pod})
     once = admit(first)
     assume(once["pods"][-1]["admitted"])
-    affinity = set(once["pods"][-1]["containers"][0]["affinity"] or [])
+    def spans(container):
+        # where a container's memory block lies: its affinity, or where its bytes went without one
+        return set(container["affinity"] or []) | {int(n) for n in container.get("memory", {})}
+
+    probe = spans(once["pods"][-1]["containers"][0])
     grouped = {n for p in once["pods"][:-1] if p["admitted"] for c in p["containers"]
-               if len(c["affinity"] or []) > 1 for n in c["affinity"]}
-    exact = len(affinity) <= 1 and not affinity & grouped
+               if len(spans(c)) > 1 for n in spans(c)}
+    exact = len(probe) <= 1 and not probe & grouped
     event("restored exactly" if exact else "restored apart from the memory split")
 
     removed = copy.deepcopy(first)
