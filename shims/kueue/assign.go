@@ -126,6 +126,17 @@ func place(c *cluster, in assignInput) answer {
 		requests = append(requests, *tr)
 		order = append(order, i)
 	}
+	// The flavor assigner places nothing when a podset fails its level check:
+	// the placement runs once every podset has its flavor.
+	if levelFailure >= 0 {
+		for i, p := range in.Workload.PodSets {
+			if i != levelFailure && p.Count > 0 {
+				entries[i]["notFit"] = map[string]any{"reason": "NotEvaluated", "message": "not evaluated: an earlier pod set did not fit"}
+			}
+		}
+		entries[levelFailure]["notFit"] = map[string]any{"reason": "UnknownTopologyLevel", "message": levelMessage}
+		return ok(map[string]any{"admitted": false, "podSets": entries})
+	}
 	result := snap.FindTopologyAssignmentsForFlavor(requests, schdcache.WithWorkload(&kueue.Workload{}))
 	admitted := levelFailure < 0
 	stopped := false
