@@ -570,7 +570,17 @@ func runScore(raw json.RawMessage) answer {
 		if status != nil {
 			row["fits"], row["reason"] = false, reasonOf(pod, n, stage, status)
 		} else {
-			fits[i] = true
+			// Whether the pod fits is the whole cycle on this node alone, Reserve
+			// included (as filter answers it).
+			alone, err := newCycle(in.Args, []*builtNode{n}, pod)
+			if err != nil {
+				return unsupported("the release refuses these plugin arguments: %v", err)
+			}
+			if o := alone.runFilter(ctx, n); !o.fits {
+				row["fits"], row["reason"] = false, o.reason
+			} else {
+				fits[i] = true
+			}
 		}
 		rows = append(rows, row)
 	}
