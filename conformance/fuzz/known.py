@@ -66,19 +66,36 @@ def _unequal_numa_cpu_counts(data: dict[str, Any]) -> bool:
     return len(counts) > 1
 
 
-def _cpu_given_to_two_pods(data: dict[str, Any], result: dict[str, Any]) -> bool:
-    removed = {event["remove"] for event in data.get("events", []) if "remove" in event}
-    owner: dict[int, str] = {}
-    for pod in result.get("pods", []):
-        if not pod.get("admitted") or pod["name"] in removed:
+def _cpu_given_twice(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    """At some event two live containers hold one exclusive CPU: of different
+    pods, or both app containers of one pod (only a regular init container's
+    CPUs pass on to its pod's later containers)."""
+    answers = iter(result.get("pods", []))
+    held: dict[int, tuple[str, str, bool]] = {}  # cpu -> pod, container, is an init container
+    for event in data.get("events", []):
+        if "remove" in event:
+            held = {cpu: owner for cpu, owner in held.items() if owner[0] != event["remove"]}
             continue
+        if "admit" not in event:
+            continue
+        pod = next(answers, None)
+        if pod is None or not pod.get("admitted"):
+            continue
+        inits = {c["name"] for c in event["admit"].get("initContainers", [])}
         for container in pod.get("containers", []):
+            is_init = container["name"] in inits
             for cpu in container.get("cpuIDs") or []:
-                if owner.setdefault(cpu, pod["name"]) != pod["name"]:
-                    return True
+                owner = held.get(cpu)
+                if owner is not None:
+                    other_pod = owner[0] != pod["name"]
+                    two_apps = not owner[2] and not is_init and owner[1] != container["name"]
+                    if other_pod or two_apps:
+                        return True
+                if owner is None or not is_init:
+                    held[cpu] = (pod["name"], container["name"], is_init)
     return False
 
 
 register(KnownDifference(
     "kubelet.upstream.cpu.unequal-numa-nodes-socket-judged-by-average", "kubelet", "v1.37.2", "kubelet", "admit",
-    lambda data, result: _unequal_numa_cpu_counts(data) and _cpu_given_to_two_pods(data, result)))
+    lambda data, result: _unequal_numa_cpu_counts(data) and _cpu_given_twice(data, result)))
