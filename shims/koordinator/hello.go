@@ -68,6 +68,6 @@ func helloMessage() map[string]any {
 		Version:  linkedVersion(),
 		Language: "go",
 		Homepage: "https://github.com/koordinator-sh/koordinator",
-		Source:   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource (CPU accumulator)",
+		Source:   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource, pkg/scheduler/plugins/deviceshare",
 	}, "koordinator", releaseFeatures)
 }
