@@ -152,8 +152,11 @@ def fuzz_operation(implementation: Adapter, reference: Adapter, component: str, 
             # run tells nothing, and must not stand in for the crash found.
             return
         lines = disagreement(mine, theirs, ignored, invalid)
-        if lines and mine.kind == "result" and theirs.kind == "result":
-            difference = claimed_by(known, data, mine.result)
+        if lines and mine.kind in ("result", "error") and theirs.kind == "result":
+            # A known difference may be an error answer (a release that cannot
+            # give one answer); a transport fault never is.
+            answer = mine.result if mine.kind == "result" else {"error": mine.message}
+            difference = claimed_by(known, data, answer)
             if difference is not None:
                 report.known[difference.case] = report.known.get(difference.case, 0) + 1
                 return

@@ -31,7 +31,8 @@ class KnownDifference:
     version: str
     component: str
     operation: str
-    applies: Callable[[dict[str, Any], dict[str, Any]], bool]  # (input, implementation's result)
+    # (input, the implementation's result, or {"error": message} for an error answer)
+    applies: Callable[[dict[str, Any], dict[str, Any]], bool]
 
 
 KNOWN: list[KnownDifference] = []
@@ -99,3 +100,33 @@ def _cpu_given_twice(data: dict[str, Any], result: dict[str, Any]) -> bool:
 register(KnownDifference(
     "kubelet.upstream.cpu.unequal-numa-nodes-socket-judged-by-average", "kubelet", "v1.37.2", "kubelet", "admit",
     lambda data, result: _unequal_numa_cpu_counts(data) and _cpu_given_twice(data, result)))
+
+
+# --- Kueue v0.17.0
+
+
+def _not_deterministic(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    # The shim runs a balanced placement many times and answers an error naming
+    # the distinct results when v0.17.0's order of tied domains varies.
+    return "not deterministic" in str(result.get("error", ""))
+
+
+register(KnownDifference("kueue.balanced.two-level-20", "kueue", "v0.17.0", "kueue", "assign", _not_deterministic))
+
+
+def _listed_unhealthy_node_acted_on_without_fnr(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    from reference_impl.kueue import gates
+
+    if not (data.get("workload") or {}).get("unhealthyNodes"):
+        return False
+    try:
+        if gates.resolve(data).enabled("TASFailedNodeReplacement"):
+            return False
+    except Exception:  # noqa: BLE001 - an input the gates refuse is not this difference
+        return False
+    acted = {"NodeReplaced", "ReplacementFailed", "Evicted"}
+    return any(action.get("type") in acted for state in result.get("states", []) for action in state.get("actions", []))
+
+
+register(KnownDifference("kueue.hotswap.fnr-off.listed-unhealthy-node-left-alone", "kueue", "v0.17.0", "kueue",
+                         "hot_swap", _listed_unhealthy_node_acted_on_without_fnr))
