@@ -134,41 +134,24 @@ func num(v float64) any {
 // decodeTimedNode reads a Node whose condition times are seconds on the
 // case's clock.
 func decodeTimedNode(raw json.RawMessage) (*corev1.Node, error) {
-	var generic map[string]any
-	if err := json.Unmarshal(raw, &generic); err != nil {
-		return nil, err
-	}
-	if status, ok := generic["status"].(map[string]any); ok {
-		if conds, ok := status["conditions"].([]any); ok {
-			for _, c := range conds {
-				m, ok := c.(map[string]any)
-				if !ok {
-					continue
-				}
-				for _, k := range []string{"lastTransitionTime", "lastHeartbeatTime"} {
-					secs := 0.0
-					switch v := m[k].(type) {
-					case float64:
-						secs = v
-					case nil:
-					default:
-						return nil, fmt.Errorf("conditions: %s must be a number of seconds", k)
-					}
-					t := secondsTime(secs)
-					b, _ := t.MarshalJSON()
-					var s string
-					_ = json.Unmarshal(b, &s)
-					m[k] = s
-				}
+	return decodeNodeConditions(raw, func(m map[string]any) error {
+		for _, k := range []string{"lastTransitionTime", "lastHeartbeatTime"} {
+			secs := 0.0
+			switch v := m[k].(type) {
+			case float64:
+				secs = v
+			case nil:
+			default:
+				return fmt.Errorf("conditions: %s must be a number of seconds", k)
 			}
+			t := secondsTime(secs)
+			b, _ := t.MarshalJSON()
+			var s string
+			_ = json.Unmarshal(b, &s)
+			m[k] = s
 		}
-	}
-	b, _ := json.Marshal(generic)
-	var node corev1.Node
-	if err := json.Unmarshal(b, &node); err != nil {
-		return nil, err
-	}
-	return &node, nil
+		return nil
+	})
 }
 
 // indexAdapter registers the release's field indexes on the fake client,

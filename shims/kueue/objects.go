@@ -88,8 +88,18 @@ type clusterInput struct {
 }
 
 // decodeNode reads a Node whose condition times are plain seconds (the
-// contract's form), which metav1.Time cannot read.
+// contract's form), which metav1.Time cannot read; the times are dropped.
 func decodeNode(raw json.RawMessage) (*corev1.Node, error) {
+	return decodeNodeConditions(raw, func(m map[string]any) error {
+		delete(m, "lastTransitionTime")
+		delete(m, "lastHeartbeatTime")
+		return nil
+	})
+}
+
+// decodeNodeConditions reads a Node after fix has rewritten each of its
+// status conditions as a plain map.
+func decodeNodeConditions(raw json.RawMessage, fix func(map[string]any) error) (*corev1.Node, error) {
 	var generic map[string]any
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return nil, err
@@ -98,8 +108,9 @@ func decodeNode(raw json.RawMessage) (*corev1.Node, error) {
 		if conds, ok := status["conditions"].([]any); ok {
 			for _, c := range conds {
 				if m, ok := c.(map[string]any); ok {
-					delete(m, "lastTransitionTime")
-					delete(m, "lastHeartbeatTime")
+					if err := fix(m); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}
