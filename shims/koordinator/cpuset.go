@@ -28,22 +28,8 @@ type cpuTopologyJSON struct {
 
 func buildTopology(t cpuTopologyJSON) *nodenumaresource.CPUTopology {
 	b := nodenumaresource.NewCPUTopologyBuilder()
-	if len(t.CPUs) > 0 {
-		for _, c := range t.CPUs {
-			b.AddCPUInfo(c.Socket, c.Node, c.Core, c.ID)
-		}
-		return b.Result()
-	}
-	for s := 0; s < t.Sockets; s++ {
-		for n := 0; n < t.NUMANodesPerSocket; n++ {
-			node := s*t.NUMANodesPerSocket + n
-			for c := 0; c < t.CoresPerNUMANode; c++ {
-				for th := 0; th < t.ThreadsPerCore; th++ {
-					id := ((node*t.CoresPerNUMANode)+c)*t.ThreadsPerCore + th
-					b.AddCPUInfo(s, node, id/t.ThreadsPerCore, id)
-				}
-			}
-		}
+	for _, c := range cpuTopologyDetail(t) {
+		b.AddCPUInfo(int(c.Socket), int(c.Node), int(c.Core), int(c.ID))
 	}
 	return b.Result()
 }
