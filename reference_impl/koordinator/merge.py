@@ -55,8 +55,10 @@ def _filter_providers(providers: Sequence[ProviderHints]):
                 reasons.append(f"Unsatisfied NUMA {resource}")
             else:
                 lists.append(list(resource_hints))
-                preferred = " ".join(render_mask(h.affinity) for h in resource_hints if h.preferred)
-                among = " ".join(render_mask(h.affinity) for h in resource_hints if not h.unsatisfied)
+                # An unsatisfied hint is named in neither list, even when marked preferred.
+                possible = [h for h in resource_hints if not h.unsatisfied]
+                preferred = " ".join(render_mask(h.affinity) for h in possible if h.preferred)
+                among = " ".join(render_mask(h.affinity) for h in possible)
                 summary.append(f"{resource} prefer [{preferred}] among [{among}]")
     summary.sort()
     return lists, reasons, summary

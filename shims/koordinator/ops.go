@@ -419,6 +419,35 @@ var resolveReasons = map[string]bool{
 }
 
 func runResolve(raw json.RawMessage) answer {
+	return resolveCase(raw, true)
+}
+
+// withStandInTopology is the case with a node CPU topology of one socket, one
+// NUMA node and one thread per core, a core per requested CPU. resolve's checks
+// do not depend on the topology (the contract never reports InvalidCPUTopology
+// from resolve and SMTAlignmentError only for a given topology), but the
+// release's Filter refuses a missing topology before it looks for a bind-policy
+// conflict; with this topology it reaches that check, and one thread per core
+// keeps SMTAlignmentError out.
+func withStandInTopology(raw json.RawMessage, milliCPU int64) (json.RawMessage, bool) {
+	var in map[string]any
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, false
+	}
+	node, isMap := in["node"].(map[string]any)
+	if !isMap {
+		return nil, false
+	}
+	cores := (milliCPU + 999) / 1000
+	if cores < 1 {
+		cores = 1
+	}
+	node["cpuTopology"] = map[string]any{"sockets": 1, "numaNodesPerSocket": 1, "coresPerNUMANode": cores, "threadsPerCore": 1}
+	out, err := json.Marshal(in)
+	return out, err == nil
+}
+
+func resolveCase(raw json.RawMessage, mayStandIn bool) answer {
 	in, nodes, pod, early := decodeCase(raw)
 	if early != nil {
 		return *early
@@ -434,7 +463,13 @@ func runResolve(raw json.RawMessage) answer {
 		out["accepted"], out["reason"], out["message"] = false, reasonOf(pod, nodes[0], "PreFilter", status), status.Message()
 		stage = "PreFilter"
 	} else if status := c.nnr.Filter(ctx, c.state, pod, c.handle.lister.infos[nodes[0].name]); !status.IsSuccess() {
-		if reason := reasonOf(pod, nodes[0], "Filter", status); resolveReasons[reason] {
+		reason := reasonOf(pod, nodes[0], "Filter", status)
+		if reason == "InvalidCPUTopology" && mayStandIn && in.Node != nil && in.Node.CPUTopology == nil {
+			if standIn, built := withStandInTopology(raw, podMilliCPU(pod)); built {
+				return resolveCase(standIn, false)
+			}
+		}
+		if resolveReasons[reason] {
 			out["accepted"], out["reason"], out["message"] = false, reason, status.Message()
 			stage = "Filter"
 		}
