@@ -74,12 +74,12 @@ class FuzzReport:
         return [o.disagreement for o in self.operations if o.disagreement]
 
 
-def _strip(value: Any, patterns: tuple[str, ...], path: str = "") -> Any:
+def strip_paths(value: Any, patterns: tuple[str, ...], path: str = "") -> Any:
     if isinstance(value, dict):
-        return {k: _strip(v, patterns, f"{path}/{k}".lstrip("/")) for k, v in value.items()
+        return {k: strip_paths(v, patterns, f"{path}/{k}".lstrip("/")) for k, v in value.items()
                 if not any(fnmatch.fnmatchcase(f"{path}/{k}".lstrip("/"), p) for p in patterns)}
     if isinstance(value, list):
-        return [_strip(v, patterns, f"{path}/{i}".lstrip("/")) for i, v in enumerate(value)]
+        return [strip_paths(v, patterns, f"{path}/{i}".lstrip("/")) for i, v in enumerate(value)]
     return value
 
 
@@ -109,7 +109,7 @@ def disagreement(impl: Response, ref: Response, ignored: tuple[str, ...], invali
         return [f"the implementation answered {impl.kind} ({impl.message}), the reference {ref.kind} ({ref.message})"]
     if impl.kind != "result":
         return []
-    mine, theirs = _strip(impl.result, ignored), _strip(ref.result, ignored)
+    mine, theirs = strip_paths(impl.result, ignored), strip_paths(ref.result, ignored)
     if mine == theirs:
         return []
     return compare.diff(theirs, mine) + [f"{line} (a key only the implementation has)"

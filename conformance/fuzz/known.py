@@ -130,3 +130,32 @@ def _listed_unhealthy_node_acted_on_without_fnr(data: dict[str, Any], result: di
 
 register(KnownDifference("kueue.hotswap.fnr-off.listed-unhealthy-node-left-alone", "kueue", "v0.17.0", "kueue",
                          "hot_swap", _listed_unhealthy_node_acted_on_without_fnr))
+
+
+# --- Koordinator v1.8.0
+
+
+def _reference_answers_with(order_name: str, operation: str):
+    """The difference recognised exactly: the implementation's answer is the
+    reference's own when it splits multi-NUMA requests in the named order."""
+    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
+        import json
+
+        from conformance.fuzz.differential import strip_paths
+        from conformance.fuzz.strategies import IGNORED
+        from reference_impl import dispatch
+        from reference_impl.koordinator import split_order
+
+        try:
+            with split_order.using(getattr(split_order, order_name)):
+                answer = json.loads(json.dumps(dispatch.run("koordinator", operation, data)))
+        except Exception:  # noqa: BLE001 - an input the variant cannot answer is not this difference
+            return False
+        ignored = IGNORED.get(("koordinator", operation), ())
+        return strip_paths(answer, ignored) == strip_paths(result, ignored)
+    return applies
+
+
+for _operation in ("filter", "score"):
+    register(KnownDifference("koord.filter.policy.split-visits-the-fuller-node-first", "koordinator", "v1.8.0",
+                             "koordinator", _operation, _reference_answers_with("slice_position_v1_8", _operation)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numa import bitmask
-from . import scoring
+from . import scoring, split_order
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
@@ -62,8 +62,9 @@ def split_by_affinity(node: Node, requests: dict[str, int], affinity: int, res: 
     per_core = node.cpu_topology.cpus_per_core() if node.cpu_topology else 1
     result: dict[int, dict[str, int]] = {}
     missing = []
+    order = split_order.current()
     for r, amount in requests.items():
-        ordered = sorted(nodes, key=lambda n: (available.get(n, {}).get(r, 0), n))
+        ordered = order(nodes, {n: amounts.get(r, 0) for n, amounts in available.items()})
         remaining = amount
         for i, n in enumerate(ordered):
             share = _split_share(r, remaining, len(ordered) - i, res, per_core)
