@@ -259,6 +259,13 @@ func pluginArgs(in argsJSON) (*config.NodeNUMAResourceArgs, *config.DeviceShareA
 		shareV1.DisableDeviceNUMATopologyAlignment = d.DisableDeviceNUMATopologyAlignment
 		shareV1.ScoringStrategy = toV1Scoring(d.ScoringStrategy, defaultDeviceWeights)
 	}
+	if shareV1.ScoringStrategy == nil {
+		// The release's own default also weighs koordinator.sh/gpu-memory (bytes),
+		// which the contract does not model: a GPU share asks for none of it, so
+		// it would score as untouched. Absent args mean the contract's defaults.
+		shareV1.ScoringStrategy = &v1.ScoringStrategy{Type: v1.LeastAllocated,
+			Resources: append([]schedconfigv1.ResourceSpec(nil), defaultDeviceWeights...)}
+	}
 	v1.SetDefaults_DeviceShareArgs(&shareV1)
 	var shareArgs config.DeviceShareArgs
 	if err := v1.Convert_v1_DeviceShareArgs_To_config_DeviceShareArgs(&shareV1, &shareArgs, nil); err != nil {
