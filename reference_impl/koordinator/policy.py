@@ -164,7 +164,11 @@ def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution) -> None:
         node_bind = "FullPCPUsOnly"
     if node_bind in ("FullPCPUsOnly", "SpreadByPCPUs") and pod.milli_cpu() > 0:
         required = "FullPCPUs" if node_bind == "FullPCPUsOnly" else "SpreadByPCPUs"
-        if res.bind_required and res.bind_policy != required:
+        # Only a pod's own CPU-set policy can conflict: a required ConstrainedBurst
+        # (or Default resolving to no CPU set) is no CPU-set request, so the
+        # node's policy simply applies (upstream keeps the pod's required policy
+        # only when it binds a CPU set: nodenumaresource plugin.go PreFilter).
+        if res.bind_required and res.request_bind and res.bind_policy != required:
             raise Refusal("CPUBindPolicyConflict",
                           "node(s) cpu bind policy conflicts with pod's required cpu bind policy", "Filter")
         res.bind_policy, res.bind_required, res.request_bind = required, True, True
