@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.kueue import release_variants
+
 
 @dataclass(frozen=True)
 class KnownDifference:
@@ -102,6 +104,16 @@ register(KnownDifference(
     lambda data, result: _unequal_numa_cpu_counts(data) and _cpu_given_twice(data, result)))
 
 
+
+def _reused_devices_not_deterministic(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    # The shim repeats an admit where a container may take devices an init
+    # container left, and answers an error naming the distinct results.
+    return "not deterministic" in str(result.get("error", ""))
+
+
+register(KnownDifference("kubelet.upstream.devices.reuse-from-init-container-lowest-numa-first", "kubelet", "v1.37.2",
+                         "kubelet", "admit", _reused_devices_not_deterministic))
+
 # --- Kueue v0.17.0
 
 
@@ -130,6 +142,112 @@ def _listed_unhealthy_node_acted_on_without_fnr(data: dict[str, Any], result: di
 
 register(KnownDifference("kueue.hotswap.fnr-off.listed-unhealthy-node-left-alone", "kueue", "v0.17.0", "kueue",
                          "hot_swap", _listed_unhealthy_node_acted_on_without_fnr))
+
+
+
+def _without(value: Any, keys: frozenset[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _without(v, keys) for k, v in value.items() if k not in keys and not k.endswith("message")}
+    if isinstance(value, list):
+        return [_without(v, keys) for v in value]
+    return value
+
+
+def _kueue_reference_answers(operation: str, transform=lambda data: data, variants: tuple[str, ...] = (),
+                             ignoring: frozenset[str] = frozenset()):
+    """The difference recognised exactly: the implementation's answer is the
+    reference's own for the input as the release reads it (`transform`), or
+    with a release behaviour of reference_impl/kueue/release_variants.py on.
+    Messages are the implementation's own wording, as in the comparison."""
+    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
+        import json
+
+        from reference_impl import dispatch
+
+        try:
+            with release_variants.using(*variants):
+                answer = json.loads(json.dumps(dispatch.run("kueue", operation, transform(data))))
+        except Exception:  # noqa: BLE001 - an input the variant cannot answer is not this difference
+            return False
+        return _without(answer, ignoring) == _without(result, ignoring)
+    return applies
+
+
+register(KnownDifference("kueue.capacity.pods-slots-used-by-an-earlier-podset", "kueue", "v0.17.0", "kueue", "assign",
+                         _kueue_reference_answers(
+                             "assign", variants=(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS,))))
+
+
+def _without_flavor_tolerations(data: dict[str, Any]) -> dict[str, Any]:
+    # v0.17.0's node controller judges taints by the Workload's podset
+    # tolerations; the flavor's reach only the pods, for NoExecute eviction.
+    # Dropping them is exact where no NoExecute taint is involved.
+    import copy
+
+    copied = copy.deepcopy(data)
+    spec = (copied.get("resourceFlavor") or {}).get("spec") or {}
+    spec.pop("tolerations", None)
+    return copied
+
+
+def _flavor_tolerations_unread(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    if not ((data.get("resourceFlavor") or {}).get("spec") or {}).get("tolerations"):
+        return False
+    return _kueue_reference_answers("hot_swap", _without_flavor_tolerations)(data, result)
+
+
+register(KnownDifference("kueue.hotswap.taint.noschedule-tolerated-by-flavor.repl.not-failed"
+                         "[FNR=true,TT=true,RNO=true,FNFF=true]", "kueue", "v0.17.0", "kueue", "hot_swap",
+                         _flavor_tolerations_unread))
+
+
+def _with_fixed_time_off(data: dict[str, Any]) -> dict[str, Any]:
+    copied = dict(data)
+    copied["featureGates"] = {**(data.get("featureGates") or {}), "TASReplaceNodeDueToNotReadyOverFixedTime": False}
+    return copied
+
+
+def _marked_and_unmarked_while_pods_run(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    """v0.17.0 unmarks a NotReady node in the reconcile that marked it after 30 s
+    while the workload's pods still run there, so the node fails only once they
+    stop, as with the fixed-time gate off; the trigger it names then may be the
+    timer's."""
+    from reference_impl.kueue import gates
+
+    try:
+        resolved = gates.resolve(data)
+        if not (resolved.enabled("TASReplaceNodeOnPodTermination")
+                and resolved.enabled("TASReplaceNodeDueToNotReadyOverFixedTime")):
+            return False
+    except Exception:  # noqa: BLE001 - an input the gates refuse is not this difference
+        return False
+    return _kueue_reference_answers("hot_swap", _with_fixed_time_off, ignoring=frozenset({"trigger"}))(data, result)
+
+
+register(KnownDifference("kueue.hotswap.not-ready-boundary", "kueue", "v0.17.0", "kueue", "hot_swap",
+                         _marked_and_unmarked_while_pods_run))
+
+
+def _negative_pod_count(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    # The contract never counts fewer than 0 pods in a domain.
+    return any(isinstance(d.get("podCount"), int) and d["podCount"] < 0 for d in result.get("domains") or [])
+
+
+register(KnownDifference("kueue.capacity.overcommitted-node", "kueue", "v0.17.0", "kueue", "capacity",
+                         _negative_pod_count))
+
+
+def _admitted_with_nowhere_to_run(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    # The contract admits only with every podset of a positive count placed.
+    if result.get("admitted") is not True:
+        return False
+    counts = {p.get("name"): p.get("count", 0) for p in (data.get("workload") or {}).get("podSets") or []}
+    return any(counts.get(p.get("name"), 0) > 0 and not ((p.get("topologyAssignment") or {}).get("domains"))
+               for p in result.get("podSets") or [])
+
+
+register(KnownDifference("kueue.group.required-block-not-fit-beside-tainted-node", "kueue", "v0.17.0", "kueue",
+                         "assign", _admitted_with_nowhere_to_run))
 
 
 # --- Koordinator v1.8.0

@@ -158,10 +158,11 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
     return snapshot
 
 
-def usage_per_leaf(snapshot: Snapshot, domains, requests: Requests) -> dict[str, Requests]:
+def usage_per_leaf(snapshot: Snapshot, domains, requests: Requests,
+                   with_pod_slots: bool = True) -> dict[str, Requests]:
     """`count x request + count pods` per leaf id the snapshot holds."""
     result: dict[str, Requests] = {}
-    per_pod = plus_one_pod(requests)
+    per_pod = plus_one_pod(requests) if with_pod_slots else dict(requests)
     for values, count in domains:
         leaf_id = snapshot.leaf_id_for_values(tuple(values))
         if leaf_id not in snapshot.leaves:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import release_variants
 from .annotations import TopologyRequest, build_request
 from .gates import MULTI_LAYER, Gates
 from .objects import Assignment, PodSet
@@ -75,8 +76,10 @@ def assign(snap: Snapshot, requests: list[PodSetRequest], gates: Gates,
                 results[r.name].message = exc.message
             failed = True
             continue
+        with_pod_slots = not release_variants.active(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS)
         for r in group:
             results[r.name].assignment = assignments[r.name]
-            for leaf_id, usage in usage_per_leaf(snap, assignments[r.name].domains, r.requests).items():
+            for leaf_id, usage in usage_per_leaf(snap, assignments[r.name].domains, r.requests,
+                                                 with_pod_slots).items():
                 add(assumed.setdefault(leaf_id, {}), usage)
     return [results[r.name] for r in requests]

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -625,7 +626,72 @@ func admissionCounters() (float64, float64) {
 	return req, errs
 }
 
+// deviceReuseRepeats is how often an admit is repeated when a container may
+// take devices an init container of its pod left for reuse: the device
+// manager takes reusable devices first in Go set order (devicesToAllocate,
+// allocateRemainingFrom), so when a container needs fewer than are left,
+// which ones it gets can differ from run to run.
+const deviceReuseRepeats = 16
+
 func runAdmit(raw json.RawMessage) answer {
+	first := admitOnce(raw)
+	if first.Error != nil || first.Unsupported != "" || !mayReuseDevices(raw) {
+		return first
+	}
+	want, _ := json.Marshal(first.Result)
+	distinct := map[string]bool{string(want): true}
+	for i := 1; i < deviceReuseRepeats; i++ {
+		again := admitOnce(raw)
+		if again.Error != nil {
+			return again
+		}
+		got, _ := json.Marshal(again.Result)
+		distinct[string(got)] = true
+	}
+	if len(distinct) > 1 {
+		samples := make([]string, 0, len(distinct))
+		for s := range distinct {
+			samples = append(samples, s)
+		}
+		sort.Strings(samples)
+		return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs (which reusable devices a container takes is Go set order)", len(distinct), deviceReuseRepeats),
+			fmt.Errorf("%s", strings.Join(samples, "\n")))
+	}
+	return first
+}
+
+// mayReuseDevices says whether some pod has an init container with a device
+// limit and a later container asking for the same resource. Only
+// device-plugin resources (names with a domain) qualify; the CPU and memory
+// managers reuse deterministically.
+func mayReuseDevices(raw json.RawMessage) bool {
+	var in admitInput
+	if json.Unmarshal(raw, &in) != nil {
+		return false
+	}
+	for _, ev := range in.Events {
+		if ev.Admit == nil {
+			continue
+		}
+		held := map[string]bool{}
+		inits := len(ev.Admit.InitContainers)
+		for i, c := range append(append([]containerSpec{}, ev.Admit.InitContainers...), ev.Admit.Containers...) {
+			for name := range c.Resources.Limits {
+				if held[name] {
+					return true
+				}
+			}
+			for name := range c.Resources.Limits {
+				if i < inits && strings.Contains(name, "/") {
+					held[name] = true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func admitOnce(raw json.RawMessage) answer {
 	var in admitInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failure("the admit input does not match the contract", err)
