@@ -1,0 +1,28 @@
+"""Release behaviours the reference reproduces only on request."""
+
+import pytest
+
+from conformance import corpus
+from reference_impl import dispatch
+from reference_impl.kueue import release_variants
+
+
+def _case(case_id):
+    return next(c for c in corpus.load().cases if c.id == case_id)
+
+
+def test_pod_slots_between_podsets():
+    """n0 has 4 pod slots: with the first podset's pod counted the second podset
+    (4 pods) does not fit; v0.17.0, not counting it, places all 4 on n0."""
+    case = _case("kueue.capacity.pods-slots-used-by-an-earlier-podset")
+    assert dispatch.run("kueue", "assign", case.input)["admitted"] is False
+    with release_variants.using(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS):
+        answer = dispatch.run("kueue", "assign", case.input)
+    assert answer["admitted"] is True
+    assert [d["count"] for d in answer["podSets"][1]["topologyAssignment"]["domains"]] == [4]
+    assert not release_variants.active(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS)
+
+
+def test_an_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="unknown release variants"), release_variants.using("v9: anything"):
+        pass
