@@ -178,6 +178,10 @@ register(KnownDifference("kueue.capacity.pods-slots-used-by-an-earlier-podset", 
                              "assign", variants=(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS,))))
 
 
+register(KnownDifference("kueue.group.leader-needs-gpu", "kueue", "v0.17.0", "kueue", "assign",
+                         _kueue_reference_answers("assign", variants=(release_variants.LEADER_DESCENT_V0_17,))))
+
+
 def _without_flavor_tolerations(data: dict[str, Any]) -> dict[str, Any]:
     # v0.17.0's node controller judges taints by the Workload's podset
     # tolerations; the flavor's reach only the pods, for NoExecute eviction.

@@ -120,8 +120,10 @@ class Simulation:
             if state not in POD_STATES:
                 raise InvalidInput(f"workload.podStates.{host}", f"one of {', '.join(POD_STATES)}")
             pod_states[host] = state
+        # A node the workload already lists has been marked: judging it failed
+        # again is no new mark.
         self.state = SwapState(assignments=assignments, pod_states=pod_states,
-                               unhealthy=list(unhealthy_in))
+                               unhealthy=list(unhealthy_in), failed={host: True for host in unhealthy_in})
         self.cluster = Cluster(nodes={n.name: n for n in self.common.nodes})
         for node in self.common.nodes:
             for taint in node.taints:

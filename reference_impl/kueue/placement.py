@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import balanced, messages
+from . import balanced, messages, release_variants
 from .annotations import TopologyRequest
 from .gates import BALANCED, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
@@ -286,6 +286,8 @@ def _consume_with_leaders(domain: Domain, remaining_domains: list[Domain], remai
         domain.leader_count = remaining[1]
         domain.pod_count = remaining[0] * slice_size
         return domain, True
+    if release_variants.active(release_variants.LEADER_DESCENT_V0_17):
+        return _consume_with_leaders_v0_17(domain, wl, remaining, slice_size, slices), False
     if wl > remaining[0]:
         wl = remaining[0]
     if slices:
@@ -301,11 +303,29 @@ def _consume_with_leaders(domain: Domain, remaining_domains: list[Domain], remai
     return domain, False
 
 
+def _consume_with_leaders_v0_17(domain: Domain, wl: int, remaining: list[int], slice_size: int,
+                                slices: bool) -> Domain:
+    if slices:
+        wl = min(wl, remaining[0])
+        domain.slice_count_with_leader = wl
+        domain.leader_count = min(domain.leader_count, remaining[1])
+        domain.pod_count = wl * slice_size
+        remaining[1] -= domain.leader_count
+        remaining[0] -= wl
+        return domain
+    remaining[0] -= wl
+    remaining[1] -= domain.leader_count
+    domain.pod_count_with_leader = min(wl, remaining[0])
+    domain.leader_count = min(domain.leader_count, remaining[1])
+    return domain
+
+
 def update_counts_to_minimum(domains: list[Domain], count: int, leader_count: int, slice_size: int,
                              least_free: bool, slices: bool) -> list[Domain]:
     """Give each domain, in order, as many units (slices or pods) as it can take
     until `count` is covered; BestFit swaps the last one for the tightest fit."""
-    domains = prioritize_leader_domain(domains, count, leader_count, slice_size, slices)
+    if not release_variants.active(release_variants.LEADER_DESCENT_V0_17):
+        domains = prioritize_leader_domain(domains, count, leader_count, slice_size, slices)
     result: list[Domain] = []
     remaining = [count // slice_size if slices else count, leader_count]
     best_fit = not least_free

@@ -18,7 +18,15 @@ from contextvars import ContextVar
 # corpus case kueue.capacity.pods-slots-used-by-an-earlier-podset.
 PODSET_USAGE_WITHOUT_POD_SLOTS = "v0.17.0: podset usage without pod slots"
 
-KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS})
+# v0.17.0 places a leader and its workers without first moving a domain that
+# can hold the leader to the front, and when a domain holding leaders does not
+# finish the placement it takes what it offers off the remaining count before
+# clamping, keeps its pod count, and (slices) its slice count
+# (tas_flavor_snapshot.go consumeWithLeadersGeneric, updateCountsToMinimumGeneric);
+# corpus case kueue.group.leader-needs-gpu.
+LEADER_DESCENT_V0_17 = "v0.17.0: leader descent"
+
+KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17})
 
 _ACTIVE: ContextVar[frozenset[str]] = ContextVar("kueue_release_variants", default=frozenset())
 
