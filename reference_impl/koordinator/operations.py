@@ -37,6 +37,13 @@ def op_resolve(input_: Mapping) -> dict:
     out: dict = {"accepted": True, "reason": None, "message": None}
     try:
         pre_filter(pod, args, res)
+        try:
+            parse_requests(pod, res.device_hints)
+        except Refusal:
+            # DeviceShare's PreFilter checks the device requests before it reads
+            # the device annotations, so a refused request leaves them unread.
+            res.parsed_devices, res.joint, res.partition_spec = False, None, None
+            raise
     except Refusal as exc:
         out.update(accepted=False, reason=exc.reason, message=exc.message)
     else:
