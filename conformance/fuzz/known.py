@@ -182,6 +182,12 @@ register(KnownDifference("kueue.group.leader-needs-gpu", "kueue", "v0.17.0", "ku
                          _kueue_reference_answers("assign", variants=(release_variants.LEADER_DESCENT_V0_17,))))
 
 
+register(KnownDifference("kueue.group.best-fit-domain-without-room-for-the-leader", "kueue", "v0.17.0", "kueue",
+                         "assign", _kueue_reference_answers(
+                             "assign", variants=(release_variants.LEADER_CAPACITY_V0_17,
+                                                 release_variants.LEADER_DESCENT_V0_17))))
+
+
 def _without_flavor_tolerations(data: dict[str, Any]) -> dict[str, Any]:
     # v0.17.0's node controller judges taints by the Workload's podset
     # tolerations; the flavor's reach only the pods, for NoExecute eviction.

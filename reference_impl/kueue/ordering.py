@@ -5,6 +5,7 @@ domain's label path, so every order is total and deterministic."""
 
 from __future__ import annotations
 
+from . import release_variants
 from .topology import Domain
 
 
@@ -25,7 +26,7 @@ def _best_fit_by(domains: list[Domain], needed: int, count_of, leader_count: int
     best = domains[0]
     best_count = None
     for domain in domains:
-        if domain.leader_count < leader_count:
+        if domain.leader_count < leader_count and not release_variants.active(release_variants.LEADER_CAPACITY_V0_17):
             continue
         count = count_of(domain)
         if count >= needed and (best_count is None or count < best_count):

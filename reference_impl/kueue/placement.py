@@ -143,7 +143,8 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
             pods_with_leader = (pods_with_leader // inner) * inner
         children_capacity += pods
         slice_capacity += child.slice_count
-        if not leader_required or child.leader_count > 0:
+        if not leader_required or child.leader_count > 0 or \
+                release_variants.active(release_variants.LEADER_CAPACITY_V0_17):
             contributor = True
             diff = pods - pods_with_leader
             min_pod_diff = diff if min_pod_diff is None else min(min_pod_diff, diff)

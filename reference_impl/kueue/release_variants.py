@@ -26,7 +26,15 @@ PODSET_USAGE_WITHOUT_POD_SLOTS = "v0.17.0: podset usage without pod slots"
 # corpus case kueue.group.leader-needs-gpu.
 LEADER_DESCENT_V0_17 = "v0.17.0: leader descent"
 
-KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17})
+# v0.17.0 sums a parent's capacity beside the leader over all its children, also
+# those that cannot hold the leader, and its BestFit choice of the tightest
+# domain reads that capacity without asking whether the domain holds the leader
+# at all (tas_flavor_snapshot.go fillInCountsHelper, findBestFitDomainBy); so a
+# required group can be sent to a domain with no room for its leader and refused
+# there; corpus case kueue.group.best-fit-domain-without-room-for-the-leader.
+LEADER_CAPACITY_V0_17 = "v0.17.0: best fit without the leader's room"
+
+KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17, LEADER_CAPACITY_V0_17})
 
 _ACTIVE: ContextVar[frozenset[str]] = ContextVar("kueue_release_variants", default=frozenset())
 

@@ -23,6 +23,19 @@ def test_pod_slots_between_podsets():
     assert not release_variants.active(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS)
 
 
+def test_best_fit_without_the_leaders_room():
+    """b2 offers 2 worker slots and no leader slot, b1 3 beside the leader: the
+    contract places the group in b1; v0.17.0 picks b2 as the tighter block and
+    refuses the required group there, counting b2's 2 slots in the message."""
+    case = _case("kueue.group.best-fit-domain-without-room-for-the-leader")
+    assert dispatch.run("kueue", "assign", case.input)["admitted"] is True
+    with release_variants.using(release_variants.LEADER_CAPACITY_V0_17):
+        answer = dispatch.run("kueue", "assign", case.input)
+    assert answer["admitted"] is False
+    assert [p["notFit"]["message"] for p in answer["podSets"]] == [
+        'topology "default" allows to fit only 2 out of 2 pod(s)'] * 2
+
+
 def test_an_unknown_variant_is_refused():
     with pytest.raises(ValueError, match="unknown release variants"), release_variants.using("v9: anything"):
         pass
