@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from reference_impl.koordinator import release_variants as koordinator_variants
 from reference_impl.kueue import release_variants
 
 
@@ -287,3 +288,348 @@ def _reference_answers_with(order_name: str, operation: str):
 for _operation in ("filter", "score"):
     register(KnownDifference("koord.filter.policy.split-visits-the-fuller-node-first", "koordinator", "v1.8.0",
                              "koordinator", _operation, _reference_answers_with("slice_position_v1_8", _operation)))
+
+
+def _koordinator_reference_answers(operation: str, *variants: str):
+    """The difference recognised exactly: the implementation's answer is the
+    reference's own with the named v1.8.0 behaviours of
+    reference_impl/koordinator/release_variants.py on."""
+    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
+        import json
+
+        from conformance.fuzz.differential import strip_paths
+        from conformance.fuzz.strategies import IGNORED
+        from reference_impl import dispatch
+
+        try:
+            with koordinator_variants.using(*variants):
+                answer = json.loads(json.dumps(dispatch.run("koordinator", operation, data)))
+        except Exception:  # noqa: BLE001 - an input the variant cannot answer is not this difference
+            return False
+        ignored = IGNORED.get(("koordinator", operation), ())
+        return strip_paths(answer, ignored) == strip_paths(result, ignored)
+    return applies
+
+
+register(KnownDifference("koord.score.node.best-effort-numa-allocation", "koordinator", "v1.8.0", "koordinator",
+                         "score", _koordinator_reference_answers(
+                             "score", koordinator_variants.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)))
+
+for _operation in ("filter", "score"):
+    register(KnownDifference("koord.filter.numa.placed-pods-without-cpu-topology", "koordinator", "v1.8.0",
+                             "koordinator", _operation, _koordinator_reference_answers(
+                                 _operation, koordinator_variants.PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8)))
+    register(KnownDifference("koord.filter.numa.node-bind-policy-without-cpu-request", "koordinator", "v1.8.0",
+                             "koordinator", _operation, _koordinator_reference_answers(
+                                 _operation, koordinator_variants.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8)))
+
+for _operation in ("merge", "filter", "score"):
+    register(KnownDifference("koord.merge.equal-width-higher-score-mask-order", "koordinator", "v1.8.0",
+                             "koordinator", _operation, _koordinator_reference_answers(
+                                 _operation, koordinator_variants.LOWER_MASK_BEFORE_SCORE_V1_8)))
+
+
+_KOORD_DEVICE_RESOURCES = ("nvidia.com/gpu", "koordinator.sh/gpu", "koordinator.sh/gpu-core",
+                           "koordinator.sh/gpu-memory-ratio", "koordinator.sh/rdma", "koordinator.sh/fpga")
+_KOORD_DEVICE_HINT = "scheduling.koordinator.sh/device-allocate-hint"
+
+
+def _koord_reference_answers_for(operation: str, read_as):
+    """The difference recognised exactly: the implementation's answer is the
+    reference's own for the input as the release reads it (`read_as` gives that
+    input, or None when the input does not have the difference at all)."""
+    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
+        import json
+
+        from conformance.fuzz.differential import strip_paths
+        from conformance.fuzz.strategies import IGNORED
+        from reference_impl import dispatch
+
+        try:
+            read = read_as(data)
+            if read is None:
+                return False
+            answer = json.loads(json.dumps(dispatch.run("koordinator", operation, read)))
+        except Exception:  # noqa: BLE001 - an input the reading cannot answer is not this difference
+            return False
+        ignored = IGNORED.get(("koordinator", operation), ())
+        return strip_paths(answer, ignored) == strip_paths(result, ignored)
+    return applies
+
+
+def _koord_resource_lists(data: dict[str, Any]):
+    for container in (data.get("pod") or {}).get("containers") or []:
+        resources = (container or {}).get("resources") or {}
+        for part in ("requests", "limits"):
+            if isinstance(resources.get(part), dict):
+                yield resources[part]
+
+
+def _fractions_rounded_up(data: dict[str, Any]) -> dict[str, Any] | None:
+    """v1.8.0's DeviceShare reads a device quantity through Quantity.Value(),
+    which rounds a positive fraction up; the input with those values whole."""
+    import copy
+    import math
+
+    from reference_impl.quantity import parse
+
+    copied = copy.deepcopy(data)
+    changed = False
+    for resources in _koord_resource_lists(copied):
+        for name in _KOORD_DEVICE_RESOURCES:
+            if name in resources:
+                value = parse(resources[name])
+                if value > 0 and value.denominator != 1:
+                    resources[name], changed = str(math.ceil(value)), True
+    return copied if changed else None
+
+
+def _memory_ratio_share_as_gpu_percent(data: dict[str, Any]) -> dict[str, Any] | None:
+    """v1.8.0 takes koordinator.sh/gpu-memory-ratio without gpu-core as a share
+    of its own; the input with that share written as koordinator.sh/gpu."""
+    import copy
+
+    named = {name for resources in _koord_resource_lists(data) for name in resources}
+    if "koordinator.sh/gpu-memory-ratio" not in named or named & {"nvidia.com/gpu", "koordinator.sh/gpu",
+                                                                 "koordinator.sh/gpu-core"}:
+        return None
+    copied = copy.deepcopy(data)
+    for resources in _koord_resource_lists(copied):
+        if "koordinator.sh/gpu-memory-ratio" in resources:
+            resources["koordinator.sh/gpu"] = resources.pop("koordinator.sh/gpu-memory-ratio")
+    return copied
+
+
+def _device_hint_unread(data: dict[str, Any]) -> dict[str, Any] | None:
+    """v1.8.0 parses device-allocate-hint only for a pod with device requests;
+    for a pod without any, the input with the annotation left out."""
+    import copy
+
+    from reference_impl.quantity import parse
+
+    pod = data.get("pod") or {}
+    if _KOORD_DEVICE_HINT not in (pod.get("annotations") or {}):
+        return None
+    for container in pod.get("containers") or []:
+        requests = ((container or {}).get("resources") or {}).get("requests") or {}
+        if any(name in requests and parse(requests[name]) != 0 for name in _KOORD_DEVICE_RESOURCES):
+            return None
+    copied = copy.deepcopy(data)
+    del copied["pod"]["annotations"][_KOORD_DEVICE_HINT]
+    return copied
+
+
+for _operation, _fraction_case, _share_case, _hint_case in (
+        ("resolve", "koord.device-request.fractional.resolve[resource=koordinator.sh/gpu,q=0.5]",
+         "koord.device-request.gpu-share.resolve[what=ratio-only,resources=#1]",
+         "koord.malformed.device-allocate-hint[what=not-json,annotations=#1]"),
+        ("filter", "koord.device-request.fractional.filter[resource=koordinator.sh/gpu,q=0.5]",
+         "koord.device-request.gpu-share.filter[what=ratio-only,resources=#1]",
+         "koord.device-request.unread-hint.filter"),
+        ("score", "koord.device-request.fractional.score[resource=koordinator.sh/gpu,q=0.5]",
+         "koord.device-request.gpu-share.score[what=ratio-only,resources=#1]",
+         "koord.device-request.unread-hint.score")):
+    register(KnownDifference(_fraction_case, "koordinator", "v1.8.0", "koordinator", _operation,
+                             _koord_reference_answers_for(_operation, _fractions_rounded_up)))
+    register(KnownDifference(_share_case, "koordinator", "v1.8.0", "koordinator", _operation,
+                             _koord_reference_answers_for(_operation, _memory_ratio_share_as_gpu_percent)))
+    register(KnownDifference(_hint_case, "koordinator", "v1.8.0", "koordinator", _operation,
+                             _koord_reference_answers_for(_operation, _device_hint_unread)))
+
+
+_KOORD_GPU_PARTITIONS = "scheduling.koordinator.sh/gpu-partitions"
+
+
+def _decodes_as_quantity(value: Any) -> bool:
+    from reference_impl.quantity import parse
+
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    try:
+        parse(str(value))
+    except Exception:  # noqa: BLE001 - any refusal of the text is a quantity that does not decode
+        return False
+    return True
+
+
+def _partition_table_undecodable_v1_8(raw: Any) -> bool:
+    """Whether v1.8.0 drops the annotation as no table: it skips an empty value
+    and logs one that does not decode into map[int][]GPUPartition, or decodes to
+    null (apis/extension GetGPUPartitionTable). Field names match case-blind,
+    null stands for the zero value, as encoding/json reads them."""
+    import json
+    import re
+
+    def whole(v: Any) -> bool:
+        return v is None or (isinstance(v, int) and not isinstance(v, bool))
+
+    if not isinstance(raw, str):
+        return False
+    if raw == "":
+        return True
+    try:
+        table = json.loads(raw)
+    except ValueError:
+        return True
+    if not isinstance(table, dict):
+        return True
+    for key, partitions in table.items():
+        if not re.fullmatch(r"[+-]?[0-9]+", key):
+            return True
+        if partitions is None:
+            continue
+        if not isinstance(partitions, list):
+            return True
+        for partition in partitions:
+            if partition is None:
+                continue
+            if not isinstance(partition, dict):
+                return True
+            for field, value in partition.items():
+                name = field.lower()
+                if name == "minors" and not (value is None or (isinstance(value, list) and all(map(whole, value)))):
+                    return True
+                if name == "allocationscore" and not whole(value):
+                    return True
+                if name == "gpulinktype" and not (value is None or isinstance(value, str)):
+                    return True
+                if name == "ringbusbandwidth" and not _decodes_as_quantity(value):
+                    return True
+    return False
+
+
+def _partition_table_dropped(data: dict[str, Any]) -> dict[str, Any] | None:
+    """v1.8.0 reads a partition table it cannot decode as no table; the input
+    with such tables left out of the Device CRs."""
+    import copy
+
+    copied = copy.deepcopy(data)
+    nodes = copied.get("nodes") if isinstance(copied.get("nodes"), list) else [copied.get("node")]
+    changed = False
+    for node in nodes:
+        annotations = (node or {}).get("deviceAnnotations")
+        if isinstance(annotations, dict) and _KOORD_GPU_PARTITIONS in annotations \
+                and _partition_table_undecodable_v1_8(annotations[_KOORD_GPU_PARTITIONS]):
+            del annotations[_KOORD_GPU_PARTITIONS]
+            changed = True
+    return copied if changed else None
+
+
+def _koord_gpu_device_scope(data: dict[str, Any]) -> bool:
+    import json
+
+    raw = ((data.get("pod") or {}).get("annotations") or {}).get(_KOORD_DEVICE_HINT)
+    try:
+        hint = (json.loads(raw) or {}).get("gpu") if isinstance(raw, str) else None
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(hint, dict) and hint.get("requiredTopologyScope") == "Device"
+
+
+def _device_scope_never_met(operation: str):
+    """v1.8.0 never meets requiredTopologyScope Device and checks it only after
+    honoured partitions: the reference's answer with that behaviour on, for a
+    pod whose GPU hint asks scope Device."""
+    answers = _koordinator_reference_answers(operation, koordinator_variants.DEVICE_SCOPE_NEVER_MET_V1_8)
+    return lambda data, result: _koord_gpu_device_scope(data) and answers(data, result)
+
+
+for _operation in ("filter", "score"):
+    register(KnownDifference("koord.partition-table.unreadable[reading=device-label-honor,nodeLabels=#1,"
+                             "deviceLabels=#1,annotations=#1]", "koordinator", "v1.8.0", "koordinator", _operation,
+                             _koord_reference_answers_for(_operation, _partition_table_dropped)))
+    register(KnownDifference("koord.filter.device.scope[scope=Device,gpus=1,busy=#6,want=#6,devs=#6]", "koordinator",
+                             "v1.8.0", "koordinator", _operation, _device_scope_never_met(_operation)))
+
+
+_MERGE_REASONS_ORDER_MARKER = "apart from that order every run gave "
+
+
+def _merge_reasons_in_map_order(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    """v1.8.0 names one provider's empty hint lists in Go map order. The shim
+    repeats such a merge and, when the runs differ in that order alone, answers
+    an error carrying the result with its reasons sorted (shims/koordinator
+    merge.go). Recognised when that is the reference's answer, reasons sorted."""
+    import json
+
+    from reference_impl import dispatch
+
+    message = str(result.get("error", ""))
+    if not message.startswith("not deterministic: ") or _MERGE_REASONS_ORDER_MARKER not in message:
+        return False
+    try:
+        release = json.loads(message.split(_MERGE_REASONS_ORDER_MARKER, 1)[1])
+        answer = json.loads(json.dumps(dispatch.run("koordinator", "merge", data)))
+    except Exception:  # noqa: BLE001 - an input the reference refuses is not this difference
+        return False
+    reasons = answer.get("reasons") if isinstance(answer, dict) else None
+    if not isinstance(reasons, list) or len(reasons) < 2:
+        return False
+    return {**answer, "reasons": sorted(reasons)} == release
+
+
+register(KnownDifference("koord.merge.unsatisfied-reasons.order-written", "koordinator", "v1.8.0", "koordinator",
+                         "merge", _merge_reasons_in_map_order))
+
+
+_KOORD_DEVICE_REFUSALS = frozenset({
+    "InsufficientDevices", "InsufficientVirtualFunctions", "InsufficientTopologyScopedDevices",
+    "JointAllocateViolation", "InsufficientPrimaryDevice", "MissingGPUPartitionTable",
+    "UnsupportedGPUPartitionCount", "InsufficientPartitionedGPUs", "InvalidGPUPartitionTable"})
+
+
+def _koord_device_types_requested(data: dict[str, Any]) -> int:
+    from reference_impl.quantity import parse
+
+    kinds = {"nvidia.com/gpu": "gpu", "koordinator.sh/gpu": "gpu", "koordinator.sh/gpu-core": "gpu",
+             "koordinator.sh/gpu-memory-ratio": "gpu", "koordinator.sh/rdma": "rdma", "koordinator.sh/fpga": "fpga"}
+    found = set()
+    for container in (data.get("pod") or {}).get("containers") or []:
+        requests = ((container or {}).get("resources") or {}).get("requests") or {}
+        for name, kind in kinds.items():
+            try:
+                if name in requests and parse(str(requests[name])) != 0:
+                    found.add(kind)
+            except Exception:  # noqa: BLE001 - a request that does not parse names no type
+                continue
+    return len(found)
+
+
+def _device_types_in_map_order(operation: str):
+    """v1.8.0 allocates a pod's device types in Go map order; the shim runs a
+    pod requesting two or more of them repeatedly and answers an error when
+    the runs differ, listing the refusal codes each run gave (per node, for
+    score). Claimed where the reference refuses the pod (on some node, for
+    score) with a DeviceShare refusal and one of the runs gave exactly the
+    reference's codes: the release then answers as the contract does in the
+    order it happened to take."""
+    marker = "the runs' refusals: "
+
+    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
+        from reference_impl import dispatch
+
+        message = str(result.get("error", ""))
+        if not message.startswith("not deterministic") or "device types in Go map order" not in message \
+                or marker not in message:
+            return False
+        if _koord_device_types_requested(data) < 2:
+            return False
+        try:
+            answer = dispatch.run("koordinator", operation, data)
+        except Exception:  # noqa: BLE001 - an input the reference refuses outright is not this difference
+            return False
+        rows = answer.get("nodes", []) if operation == "score" else [answer]
+        if not any(not row.get("fits") and row.get("reason") in _KOORD_DEVICE_REFUSALS for row in rows):
+            return False
+        codes = ",".join("fits" if row.get("fits") else str(row.get("reason")) for row in rows)
+        return codes in message.split(marker, 1)[1].split(" | ")
+    return applies
+
+
+for _operation in ("filter", "score"):
+    register(KnownDifference("koord.filter.device-order.gpu-refusal-first[gpus=missing-table,annotations=#1,"
+                             "busyGPUs=#1,reason=MissingGPUPartitionTable,message=missing GPU Partition Table]",
+                             "koordinator", "v1.8.0", "koordinator", _operation,
+                             _device_types_in_map_order(_operation)))

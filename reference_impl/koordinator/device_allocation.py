@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from . import annotations as ann
-from . import partitions, scoring, selectors
+from . import partitions, release_variants, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
 from .devices import Device
@@ -16,6 +16,7 @@ from .node import Node
 from .refusal import Refusal
 
 SCOPE_LEVEL = {"Node": 1, "NUMANode": 2, "PCIe": 3, "Device": 4}
+NEVER_MET_LEVEL = 5  # deeper than any scope of the tree (release_variants.DEVICE_SCOPE_NEVER_MET_V1_8)
 
 
 @dataclass(frozen=True)
@@ -100,15 +101,26 @@ class _Scope:
     children: list[_Scope]
 
 
-def _tree(devices: list[Device], with_device_level: bool) -> _Scope | None:
-    if any(d.numa is None or d.pcie is None for d in devices):
-        return None
+def _numa_scope_key(device: Device) -> int:
+    # A device without a NUMA node is a NUMA scope of its own, visited before
+    # the numbered ones (upstream allocator_gpu_helper.go GetGPUTopologyScope
+    # keys the scopes by the Device CR's NUMA id, -1 for none, ascending).
+    return -1 if device.numa is None else device.numa
+
+
+def _pcie_scope_key(device: Device) -> str:
+    # Likewise a device without a PCIe switch is a PCIe scope of its own inside
+    # its NUMA scope, visited first (the empty switch id sorts lowest).
+    return "" if device.pcie is None else device.pcie
+
+
+def _tree(devices: list[Device], with_device_level: bool) -> _Scope:
     numa_scopes = []
-    for n in sorted({d.numa for d in devices}):
-        in_numa = [d for d in devices if d.numa == n]
+    for n in sorted({_numa_scope_key(d) for d in devices}):
+        in_numa = [d for d in devices if _numa_scope_key(d) == n]
         pcie_scopes = []
-        for p in sorted({d.pcie for d in in_numa}):
-            in_pcie = [d for d in in_numa if d.pcie == p]
+        for p in sorted({_pcie_scope_key(d) for d in in_numa}):
+            in_pcie = [d for d in in_numa if _pcie_scope_key(d) == p]
             leaves = [_Scope(4, [d], []) for d in in_pcie] if with_device_level else []
             pcie_scopes.append(_Scope(3, in_pcie, leaves))
         numa_scopes.append(_Scope(2, in_numa, pcie_scopes))
@@ -165,9 +177,14 @@ def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) ->
     return out
 
 
-def _insufficient(request: DeviceRequest, affinity) -> Refusal:
+def _insufficient(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage) -> Refusal:
+    """The shortage named: the VFs only when the devices themselves would do.
+    Too few devices with capacity (healthy, matching the selector, free enough,
+    exclusivity met) is a shortage of devices, whatever VFs they carry."""
     if request.hint.vf_selector is not None:
-        return Refusal("InsufficientVirtualFunctions", f"Insufficient {request.type} VirtualFunctions", "Filter")
+        without_vfs = replace(request, hint=replace(request.hint, vf_selector=None))
+        if len(candidates(node, without_vfs, affinity, usage)) >= request.count:
+            return Refusal("InsufficientVirtualFunctions", f"Insufficient {request.type} VirtualFunctions", "Filter")
     return Refusal("InsufficientDevices", f"Insufficient {request.type} devices", "Filter")
 
 
@@ -204,27 +221,26 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
                   spec: ann.GPUPartitionSpec | None, prefer_pcie: set[str] | None = None) -> list[Allocated]:
     cands = candidates(node, request, affinity, usage)
     scope = request.hint.scope
-    if scope == "Device" and request.count > 1:
+    device_never_met = (scope == "Device" and request.type == "gpu"
+                        and release_variants.active(release_variants.DEVICE_SCOPE_NEVER_MET_V1_8))
+    if scope == "Device" and request.count > 1 and not device_never_met:
         raise Refusal("InsufficientTopologyScopedDevices",
                       f"Insufficient Topology Scoped {request.type} Devices: scope Device holds one device", "Filter")
     chosen = _partition_choice(node, request, cands, usage, spec)
     if chosen is None and (scope or (request.type == "gpu" and prefer_pcie is None)):
         in_reach = [d for d in node.devices if d.type == request.type and d.healthy
                     and _in_affinity(d, affinity)]
+        # Every device has a place in the tree (see _numa_scope_key), so there is
+        # always one to walk.
         tree = _tree(in_reach, scope == "Device")
-        if tree is None:
+        found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
+                          NEVER_MET_LEVEL if device_never_met else SCOPE_LEVEL.get(scope, 0), 0, 0)
+        if found is None:
             if scope:
-                raise Refusal("InsufficientTopologyScopedDevices", "node(s) missing GPU Device Topology Tree"
-                              if request.type == "gpu" else f"node(s) missing {request.type} Device Topology", "Filter")
-        else:
-            found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
-                              SCOPE_LEVEL.get(scope, 0), 0, 0)
-            if found is None:
-                if scope:
-                    raise Refusal("InsufficientTopologyScopedDevices",
-                                  f"Insufficient Topology Scoped {request.type} Devices", "Filter")
-                raise _insufficient(request, affinity)
-            chosen = found[0]
+                raise Refusal("InsufficientTopologyScopedDevices",
+                              f"Insufficient Topology Scoped {request.type} Devices", "Filter")
+            raise _insufficient(node, request, affinity, usage)
+        chosen = found[0]
     if chosen is None:
         prefer = prefer_pcie or set()
         ordered = sorted(cands, key=lambda d: (d.pcie not in prefer,
@@ -232,7 +248,7 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
         if prefer:
             ordered = _round_robin(ordered, prefer)
         if len(ordered) < request.count:
-            raise _insufficient(request, affinity)
+            raise _insufficient(node, request, affinity, usage)
         chosen = ordered[:request.count]
     return _with_vfs(chosen, request, usage)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from ..numa import bitmask
+from . import release_variants
 from .hints import Hint, ProviderHints
 from .reason_text import render_mask
 
@@ -94,9 +95,13 @@ def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses
         elif bitmask.count(merged.affinity) < bitmask.count(best.affinity):
             best = merged
         elif bitmask.count(merged.affinity) == bitmask.count(best.affinity):
+            if release_variants.active(release_variants.LOWER_MASK_BEFORE_SCORE_V1_8):
+                # v1.8.0 takes a lower mask as narrower before it compares scores.
+                if merged.affinity < best.affinity or merged.score > best.score:
+                    best = merged
             # The document decides equal widths by score alone; only a full tie falls
             # back to upstream's lower mask value.
-            if merged.score > best.score or (merged.score == best.score and merged.affinity < best.affinity):
+            elif merged.score > best.score or (merged.score == best.score and merged.affinity < best.affinity):
                 best = merged
     return best
 

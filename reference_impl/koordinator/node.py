@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
-from . import cpulist, quantities, topology
+from . import cpulist, quantities, release_variants, topology
 from .devices import Device, parse_devices, parse_placed_devices
 
 IDLE, SHARED, SINGLE = "idle", "shared", "single"
@@ -59,6 +59,10 @@ class Node:
 
     def numa_allocated(self) -> dict[int, dict[str, int]]:
         out: dict[int, dict[str, int]] = {n: {} for n in self.numa_capacity}
+        if (release_variants.active(release_variants.PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8)
+                and (self.cpu_topology is None or not self.cpu_topology.is_valid())):
+            # v1.8.0 records no placed pod on a node without a valid CPU topology.
+            return out
         for pod in self.pods:
             for n, res in pod.numa.items():
                 bucket = out.setdefault(n, {})

@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numa import bitmask
-from . import scoring, split_order
+from . import release_variants, scoring, split_order
+from .annotations import LABEL_CPU_BIND_POLICY
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
 from .node import Node
 from .pod import Pod
-from .policy import Resolution
+from .policy import Resolution, node_bind_policy
 from .refusal import Refusal
 
 
@@ -33,11 +34,26 @@ def pod_numa_requests(node: Node, pod: Pod) -> dict[str, int]:
     return out
 
 
+def _node_forced_bind(node: Node) -> str | None:
+    """v1.8.0 trims by the node's bind policy for every pod, also one that binds
+    no CPUs (release_variants.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8)."""
+    if not release_variants.active(release_variants.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8):
+        return None
+    node_bind = node_bind_policy(node, node.labels.get(LABEL_CPU_BIND_POLICY, ""))
+    return {"FullPCPUsOnly": "FullPCPUs", "SpreadByPCPUs": "SpreadByPCPUs"}.get(node_bind)
+
+
 def available_numa(node: Node, res: Resolution) -> dict[int, dict[str, int]]:
     available = node.numa_available()
-    if res.bind_required and res.request_bind and node.cpu_topology is not None:
+    trim_policy = res.bind_policy if res.bind_required and res.request_bind else _node_forced_bind(node)
+    if trim_policy is not None and not res.request_bind and (
+            node.cpu_topology is None or not node.cpu_topology.is_valid()):
+        # Reached only with that v1.8.0 variant on: its trim cannot read the free
+        # CPUs of a node without a valid CPU topology, and the hints fail.
+        raise Refusal("InsufficientNUMAResources", "node(s) Insufficient NUMA Node resources", "Filter")
+    if trim_policy is not None and node.cpu_topology is not None:
         # A required policy can only use whole free cores (FullPCPUs) or one CPU per core.
-        free = filter_by_required(res.bind_policy, node.available_cpus(), node.cpu_topology)
+        free = filter_by_required(trim_policy, node.available_cpus(), node.cpu_topology)
         for n, amounts in available.items():
             if amounts.get("cpu", 0) == 0:
                 continue
@@ -134,9 +150,9 @@ def numa_score(node: Node, args: Args, mask: int, pod_requests: dict[str, int],
 def hints(node: Node, pod: Pod, res: Resolution, args: Args) -> dict[str, list[Hint]] | None:
     """One hint list per requested NUMA resource, or None when the pod requests none."""
     requests = pod_numa_requests(node, pod)
+    available = available_numa(node, res)
     if not requests:
         return {}
-    available = available_numa(node, res)
     lacking = {r: {n for n, a in available.items() if a.get(r, 0) == 0} for r in requests}
     names = [r for r in requests if any(r in cap for cap in node.numa_capacity.values())]
     found: dict[str, list[tuple[int, int]]] = {r: [] for r in names}

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..numa import bitmask
-from . import cpulist, numa_resources, scoring, topology
+from . import cpulist, numa_resources, release_variants, scoring, topology
 from . import merge as merge_mod
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
@@ -131,7 +131,10 @@ def _node_level(node, pod, decision, args) -> int:
     for name, _ in s.weights:
         if name not in pod_req and name in pod.requests:
             pod_req[name] = pod.request_int(name)
-    if decision.numa:
+    # v1.8.0 scores a BestEffort pod before its merge: no NUMA affinity yet.
+    unmerged = (release_variants.active(release_variants.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)
+                and decision.resolution.policy == "BestEffort")
+    if decision.numa and not unmerged:
         capacity: dict[str, int] = {}
         requested: dict[str, int] = {}
         allocated = node.numa_allocated()
@@ -152,6 +155,9 @@ def _node_level(node, pod, decision, args) -> int:
         for p in node.pods:
             for r, v in p.requests.items():
                 requested[r] = requested.get(r, 0) + v
+        if unmerged and decision.cpuset is not None:
+            # ... and counts for CPU what placed pods hold bound, node-wide.
+            requested["cpu"] = 1000 * len(node.allocated_cpus())
     return scoring.score(s.type, s.weights, requested, capacity, pod_req)
 
 
@@ -168,12 +174,20 @@ def op_score(input_: Mapping) -> dict:
         decision = decide(node, pod, args)
         row = {"name": node.name, "fits": decision.fits, "reason": decision.reason,
                "score": 0, "numaScores": {}, "deviceScore": 0}
-        if decision.fits:
+        if decision.fits and any(v != 0 for v in pod.requests.values()):
+            # NodeNUMAResource skips a pod that requests nothing (upstream
+            # nodenumaresource plugin.go PreFilter, scoring.go PreScore): it gets
+            # neither a node score nor NUMA scores from it.
             row["score"] = _node_level(node, pod, decision, args)
             pod_numa = numa_resources.pod_numa_requests(node, pod)
-            available = numa_resources.available_numa(node, decision.resolution)
-            row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)
-                                 for m in bitmask.iterate_masks(node.numa_ids)}
+            try:
+                available = numa_resources.available_numa(node, decision.resolution)
+            except Refusal:
+                # Only a release variant refuses here: no availability, no NUMA scores.
+                available = None
+            if available is not None:
+                row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)
+                                     for m in bitmask.iterate_masks(node.numa_ids)}
             try:
                 requests = on_node(node, parse_requests(pod, decision.resolution.device_hints),
                                    decision.resolution.device_hints)

@@ -86,7 +86,7 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         # NodeNUMAResource's Filter runs before DeviceShare's (the default
         # profile's order): its policy and CPU checks, the required binding under
         # None, the Restricted / SingleNUMANode admit; then DeviceShare's own fit.
-        policy_mod.filter_policies(node, pod, args, res)
+        policy_mod.filter_policies(node, pod, args, res, cpu_topology_first=True)
         policy_mod.check_cpu_request(node, pod, res)
         affinity: int | None = None
         if res.policy == "None" and res.request_bind and res.bind_required:

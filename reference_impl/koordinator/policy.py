@@ -116,8 +116,12 @@ def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
     res.parsed_devices = True
 
 
-def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution) -> None:
-    """What Filter decides once the node is known."""
+def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution, *, cpu_topology_first: bool = False) -> None:
+    """What Filter decides once the node is known. `cpu_topology_first` is the
+    filter's order: a pod that binds CPUs on a node without a valid CPU topology
+    is refused InvalidCPUTopology before its bind policy is compared with the
+    node's (upstream nodenumaresource plugin.go Filter checks the topology first);
+    resolve leaves it off, as it never reports InvalidCPUTopology."""
     spec = res.spec or ann.NUMATopologySpec()
     label_policy = ann.node_label(node.labels, ann.LABEL_NUMA_TOPOLOGY_POLICY, ann.NUMA_POLICIES)
     label_strategy = ann.node_label(node.labels, ann.LABEL_NUMA_ALLOCATE_STRATEGY, ann.STRATEGIES)
@@ -157,11 +161,7 @@ def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution) -> None:
                              and res.policy != "SingleNUMANode")
 
     # The node's bind policy turns every pod with a CPU request into a required binder.
-    kcm = node.kubelet_cpu_manager or {}
-    node_bind = label_bind
-    if label_bind == "FullPCPUsOnly" or (kcm.get("policy") == "static"
-                                         and (kcm.get("options") or {}).get("full-pcpus-only") == "true"):
-        node_bind = "FullPCPUsOnly"
+    node_bind = node_bind_policy(node, label_bind)
     if node_bind in ("FullPCPUsOnly", "SpreadByPCPUs") and pod.milli_cpu() > 0:
         required = "FullPCPUs" if node_bind == "FullPCPUsOnly" else "SpreadByPCPUs"
         # Only a pod's own CPU-set policy can conflict: a required ConstrainedBurst
@@ -169,9 +169,21 @@ def filter_policies(node: Node, pod: Pod, args: Args, res: Resolution) -> None:
         # node's policy simply applies (upstream keeps the pod's required policy
         # only when it binds a CPU set: nodenumaresource plugin.go PreFilter).
         if res.bind_required and res.request_bind and res.bind_policy != required:
+            if cpu_topology_first and (node.cpu_topology is None or not node.cpu_topology.is_valid()):
+                raise Refusal("InvalidCPUTopology", "node(s) invalid CPU Topology", "Filter")
             raise Refusal("CPUBindPolicyConflict",
                           "node(s) cpu bind policy conflicts with pod's required cpu bind policy", "Filter")
         res.bind_policy, res.bind_required, res.request_bind = required, True, True
+
+
+def node_bind_policy(node: Node, label_bind: str) -> str:
+    """The node's CPU bind policy: its label, or FullPCPUsOnly for a static
+    kubelet CPU manager with full-pcpus-only."""
+    kcm = node.kubelet_cpu_manager or {}
+    if label_bind == "FullPCPUsOnly" or (kcm.get("policy") == "static"
+                                         and (kcm.get("options") or {}).get("full-pcpus-only") == "true"):
+        return "FullPCPUsOnly"
+    return label_bind
 
 
 def check_cpu_request(node: Node, pod: Pod, res: Resolution) -> None:

@@ -63,7 +63,99 @@ func toHints(in *[]hintJSON) ([]topologymanager.NUMATopologyHint, error) {
 	return out, nil
 }
 
+// mergeRepeats is how often a merge is repeated when one provider reports
+// two or more resources with an empty hint list: filterProvidersHints names
+// each of them ("Unsatisfied NUMA <resource>") as it ranges over the
+// provider's map of resources, so their order is Go map order and changes
+// from run to run.
+const mergeRepeats = 64
+
+// reasonsOrderMarker starts the text of a non-deterministic answer whose runs
+// differed in the order of those reasons alone; the result follows it, its
+// reasons sorted.
+const reasonsOrderMarker = "apart from that order every run gave "
+
 func runMerge(raw json.RawMessage) answer {
+	first := mergeOnce(raw)
+	if first.Error != nil || first.Unsupported != "" || !reasonsInMapOrder(raw) {
+		return first
+	}
+	distinct := map[string]bool{}
+	sortedForms := map[string]bool{}
+	for i := 0; i < mergeRepeats; i++ {
+		again := first
+		if i > 0 {
+			if again = mergeOnce(raw); again.Error != nil {
+				return again
+			}
+		}
+		got, _ := json.Marshal(again.Result)
+		distinct[string(got)] = true
+		sortedForm, _ := json.Marshal(withSortedReasons(again.Result))
+		sortedForms[string(sortedForm)] = true
+	}
+	if len(distinct) == 1 {
+		return first
+	}
+	samples := make([]string, 0, len(distinct))
+	for s := range distinct {
+		samples = append(samples, s)
+	}
+	sort.Strings(samples)
+	detail := fmt.Errorf("%s", strings.Join(samples, "\n"))
+	if len(sortedForms) == 1 {
+		var only string
+		for s := range sortedForms {
+			only = s
+		}
+		return failure(fmt.Sprintf("not deterministic: over %d runs the release named the unsatisfied resources of one provider in %d different orders (filterProvidersHints ranges over the provider's map of resources, Go map order); %s%s",
+			mergeRepeats, len(distinct), reasonsOrderMarker, only), detail)
+	}
+	return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs", len(distinct), mergeRepeats), detail)
+}
+
+// reasonsInMapOrder says whether some provider gives two or more resources an
+// empty hint list, the only case in which the order of the merge's reasons
+// can vary.
+func reasonsInMapOrder(raw json.RawMessage) bool {
+	var in mergeInput
+	if json.Unmarshal(raw, &in) != nil {
+		return false
+	}
+	for _, p := range in.Providers {
+		empty := 0
+		for _, hints := range p {
+			if hints != nil && len(*hints) == 0 {
+				empty++
+			}
+		}
+		if empty >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+func withSortedReasons(result any) any {
+	m, isMap := result.(map[string]any)
+	if !isMap {
+		return result
+	}
+	reasons, isList := m["reasons"].([]string)
+	if !isList {
+		return result
+	}
+	copied := make(map[string]any, len(m))
+	for k, v := range m {
+		copied[k] = v
+	}
+	sorted := append([]string(nil), reasons...)
+	sort.Strings(sorted)
+	copied["reasons"] = sorted
+	return copied
+}
+
+func mergeOnce(raw json.RawMessage) answer {
 	var in mergeInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failure("InvalidInput", err)

@@ -563,7 +563,9 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	return o
 }
 
-func runFilter(raw json.RawMessage) answer {
+func runFilter(raw json.RawMessage) answer { return repeatedWhenDeviceOrderMatters(raw, runFilterOnce) }
+
+func runFilterOnce(raw json.RawMessage) answer {
 	in, nodes, pod, early := decodeCase(raw)
 	if early != nil {
 		return *early
@@ -577,7 +579,9 @@ func runFilter(raw json.RawMessage) answer {
 
 // ---------------------------------------------------------------- score
 
-func runScore(raw json.RawMessage) answer {
+func runScore(raw json.RawMessage) answer { return repeatedWhenDeviceOrderMatters(raw, runScoreOnce) }
+
+func runScoreOnce(raw json.RawMessage) answer {
 	in, nodes, pod, early := decodeCase(raw)
 	if early != nil {
 		return *early

@@ -199,7 +199,7 @@ func smallestNode(spec *nodeSpec) int {
 
 // machine is the cadvisor view of the node handed to the managers.
 type machine struct {
-	info      *cadvisorapi.MachineInfo // the node: what the Topology, memory and device managers see
+	info       *cadvisorapi.MachineInfo // the node: what the Topology, memory and device managers see
 	cpuInfo    *cadvisorapi.MachineInfo // what the CPU manager sees: info plus the hidden reserved CPUs
 	cpuNUMA    map[int]int              // cpu id -> NUMA node id
 	hiddenCPUs []int                    // the hidden reserved CPUs, none when the case reserves its own
