@@ -130,7 +130,11 @@ def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
     for ps, r in zip(pod_sets, requests, strict=True):
         if r.count == 0:
             continue
-        problems = validation.level_errors(ps.name, r.request, common.topology, common.flavor.name)
+        # Only the flavor assigner's missing-level check runs over every podset
+        # before placement; the other level problems are found when the podset's
+        # turn to be placed comes, after the podsets before it.
+        problems = [p for p in validation.level_errors(ps.name, r.request, common.topology, common.flavor.name)
+                    if p.reason == "UnknownTopologyLevel"]
         if problems:
             level_failure = (ps.name, problems[0])
             break
