@@ -189,6 +189,11 @@ register(KnownDifference("kueue.group.best-fit-domain-without-room-for-the-leade
                                                  release_variants.LEADER_DESCENT_V0_17))))
 
 
+register(KnownDifference("kueue.hotswap.required-hostname-replaced-on-the-remaining-host", "kueue", "v0.17.0",
+                         "kueue", "hot_swap", _kueue_reference_answers(
+                             "hot_swap", variants=(release_variants.HOSTNAME_REPLACEMENT_DOMAIN_V0_17,))))
+
+
 def _without_flavor_tolerations(data: dict[str, Any]) -> dict[str, Any]:
     # v0.17.0's node controller judges taints by the Workload's podset
     # tolerations; the flavor's reach only the pods, for NoExecute eviction.

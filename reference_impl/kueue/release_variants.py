@@ -34,7 +34,16 @@ LEADER_DESCENT_V0_17 = "v0.17.0: leader descent"
 # there; corpus case kueue.group.best-fit-domain-without-room-for-the-leader.
 LEADER_CAPACITY_V0_17 = "v0.17.0: best fit without the leader's room"
 
-KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17, LEADER_CAPACITY_V0_17})
+# v0.17.0 names the required domain of a replacement at the lowest level (the
+# hostname) by the leaf's own id, the hostname alone, but tests each node by
+# whether its full label path starts with it; with more than one level no node
+# does, so a required-hostname podset never gets a replacement
+# (tas_flavor_snapshot.go requiredReplacementDomain, belongsToRequiredDomain);
+# corpus case kueue.hotswap.required-hostname-replaced-on-the-remaining-host.
+HOSTNAME_REPLACEMENT_DOMAIN_V0_17 = "v0.17.0: hostname replacement domain by leaf id"
+
+KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17, LEADER_CAPACITY_V0_17,
+                   HOSTNAME_REPLACEMENT_DOMAIN_V0_17})
 
 _ACTIVE: ContextVar[frozenset[str]] = ContextVar("kueue_release_variants", default=frozenset())
 

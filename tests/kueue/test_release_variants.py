@@ -36,6 +36,18 @@ def test_best_fit_without_the_leaders_room():
         'topology "default" allows to fit only 2 out of 2 pod(s)'] * 2
 
 
+def test_hostname_replacement_domain_by_leaf_id():
+    """Required at the hostname level below a block level: the contract moves the
+    deleted host's pod to the kept host n0; v0.17.0 matches no node and evicts."""
+    case = _case("kueue.hotswap.required-hostname-replaced-on-the-remaining-host")
+    assert dispatch.run("kueue", "hot_swap", case.input)["states"][0]["admitted"] is True
+    with release_variants.using(release_variants.HOSTNAME_REPLACEMENT_DOMAIN_V0_17):
+        state = dispatch.run("kueue", "hot_swap", case.input)["states"][0]
+    assert (state["admitted"], state["evicted"]) == (False, True)
+    failed = next(a for a in state["actions"] if a["type"] == "ReplacementFailed")
+    assert failed["message"].endswith("excluded: topologyDomain: 2")
+
+
 def test_an_unknown_variant_is_refused():
     with pytest.raises(ValueError, match="unknown release variants"), release_variants.using("v9: anything"):
         pass
