@@ -319,6 +319,12 @@ def _koordinator_reference_answers(operation: str, *variants: str):
 register(KnownDifference("koord.score.node.best-effort-numa-allocation", "koordinator", "v1.8.0", "koordinator",
                          "score", _koordinator_reference_answers(
                              "score", koordinator_variants.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)))
+register(KnownDifference("koord.score.node.numa-cpu-binding-pod-counts-bound-cpus-node-wide", "koordinator", "v1.8.0",
+                         "koordinator", "score", _koordinator_reference_answers(
+                             "score", koordinator_variants.NUMA_CPU_AS_BOUND_CPUS_V1_8)))
+register(KnownDifference("koord.score.node.whole-node-cpu-binding-pod", "koordinator", "v1.8.0", "koordinator",
+                         "score", _koordinator_reference_answers(
+                             "score", koordinator_variants.WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8)))
 
 for _operation in ("filter", "score"):
     register(KnownDifference("koord.filter.numa.placed-pods-without-cpu-topology", "koordinator", "v1.8.0",

@@ -143,6 +143,8 @@ def _node_level(node, pod, decision, args) -> int:
                 capacity[r] = capacity.get(r, 0) + v
             for r, v in allocated.get(n, {}).items():
                 requested[r] = requested.get(r, 0) + v
+        if decision.cpuset is not None and release_variants.active(release_variants.NUMA_CPU_AS_BOUND_CPUS_V1_8):
+            requested["cpu"] = 1000 * len(node.allocated_cpus())
     else:
         if node.allocatable is not None:
             capacity = dict(node.allocatable)
@@ -155,7 +157,8 @@ def _node_level(node, pod, decision, args) -> int:
         for p in node.pods:
             for r, v in p.requests.items():
                 requested[r] = requested.get(r, 0) + v
-        if unmerged and decision.cpuset is not None:
+        if decision.cpuset is not None and (
+                unmerged or release_variants.active(release_variants.WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8)):
             # ... and counts for CPU what placed pods hold bound, node-wide.
             requested["cpu"] = 1000 * len(node.allocated_cpus())
     return scoring.score(s.type, s.weights, requested, capacity, pod_req)

@@ -50,9 +50,24 @@ LOWER_MASK_BEFORE_SCORE_V1_8 = "v1.8.0: equal width decided by the lower mask fi
 # koord.filter.device.scope[scope=Device,gpus=1,busy=#6,want=#6,devs=#6].
 DEVICE_SCOPE_NEVER_MET_V1_8 = "v1.8.0: requiredTopologyScope Device never met"
 
+# v1.8.0 scores a pod that binds CPUs but has no NUMA allocation (e.g. a
+# SingleNUMANode merge whose best hint is all NUMA nodes, so null) over the
+# whole node, and there takes as the CPU already requested the number of CPUs
+# placed pods have bound, not their cpu requests: a placed pod without a CPU
+# set adds no CPU (nodenumaresource scoring.go calculateAllocatableAndRequested);
+# corpus case koord.score.node.whole-node-cpu-binding-pod.
+WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8 = "v1.8.0: whole-node CPU requested counted as bound CPUs"
+
+# The same on the NUMA nodes the merge chose: a pod given a CPU set is scored
+# there with, as CPU already requested, the number of CPUs placed pods have
+# bound on the whole node, not what they hold on those NUMA nodes (scoring.go
+# calculateAllocatableAndRequested, node_allocation.go getAvailableCPUs);
+# corpus case koord.score.node.numa-cpu-binding-pod-counts-bound-cpus-node-wide.
+NUMA_CPU_AS_BOUND_CPUS_V1_8 = "v1.8.0: NUMA CPU requested counted as bound CPUs node-wide"
+
 KNOWN = frozenset({BEST_EFFORT_SCORED_NODE_WIDE_V1_8, PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8,
                    NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8, LOWER_MASK_BEFORE_SCORE_V1_8,
-                   DEVICE_SCOPE_NEVER_MET_V1_8})
+                   DEVICE_SCOPE_NEVER_MET_V1_8, WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8, NUMA_CPU_AS_BOUND_CPUS_V1_8})
 
 _ACTIVE: ContextVar[frozenset[str]] = ContextVar("koordinator_release_variants", default=frozenset())
 

@@ -98,3 +98,10 @@ def test_variants_are_off_by_default():
     with pytest.raises(ValueError):
         with rv.using("no such behaviour"):
             pass
+
+
+def test_cpu_bound_on_another_numa_node_counts_against_the_chosen_one(cases):
+    case = cases["koord.score.node.numa-cpu-binding-pod-counts-bound-cpus-node-wide"]
+    assert _run(case)["nodes"][0]["score"] == 75
+    # NUMA 1 charged with the 2 CPUs bound on NUMA 0 plus the pod's 2: cpu 0, memory 100
+    assert _run(case, rv.NUMA_CPU_AS_BOUND_CPUS_V1_8)["nodes"][0]["score"] == 50
