@@ -639,6 +639,31 @@ def _device_types_in_map_order(operation: str):
     return applies
 
 
+def _merge_refusal_same_in_every_run(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    """The same map order reaches Filter's merge: with two or more device types
+    requested, the release's runs differ only in the order of the unsatisfied
+    reasons, every run refusing as the reference does (UnsatisfiedNUMAResource),
+    as the merge case pins for the merge operation."""
+    from reference_impl import dispatch
+
+    message = str(result.get("error", ""))
+    marker = "the runs' refusals: "
+    if not message.startswith("not deterministic") or marker not in message \
+            or _koord_device_types_requested(data) < 2:
+        return False
+    try:
+        answer = dispatch.run("koordinator", "filter", data)
+    except Exception:  # noqa: BLE001 - an input the reference refuses outright is not this difference
+        return False
+    if answer.get("fits") or answer.get("reason") != "UnsatisfiedNUMAResource":
+        return False
+    return message.split(marker, 1)[1].split(" | ") == ["UnsatisfiedNUMAResource"]
+
+
+register(KnownDifference("koord.merge.unsatisfied-reasons.order-written", "koordinator", "v1.8.0", "koordinator",
+                         "filter", _merge_refusal_same_in_every_run))
+
+
 for _operation in ("filter", "score"):
     register(KnownDifference("koord.filter.device-order.gpu-refusal-first[gpus=missing-table,annotations=#1,"
                              "busyGPUs=#1,reason=MissingGPUPartitionTable,message=missing GPU Partition Table]",
