@@ -269,25 +269,32 @@ register(KnownDifference("kueue.group.required-block-not-fit-beside-tainted-node
 # --- Koordinator v1.8.0
 
 
-def _reference_answers_with(order_name: str, operation: str):
+def _koordinator_answers_under(operation: str, switched_on):
     """The difference recognised exactly: the implementation's answer is the
-    reference's own when it splits multi-NUMA requests in the named order."""
+    reference's own inside `switched_on()`, a context that turns one v1.8.0
+    behaviour on."""
     def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
         import json
 
         from conformance.fuzz.differential import strip_paths
         from conformance.fuzz.strategies import IGNORED
         from reference_impl import dispatch
-        from reference_impl.koordinator import split_order
 
         try:
-            with split_order.using(getattr(split_order, order_name)):
+            with switched_on():
                 answer = json.loads(json.dumps(dispatch.run("koordinator", operation, data)))
         except Exception:  # noqa: BLE001 - an input the variant cannot answer is not this difference
             return False
         ignored = IGNORED.get(("koordinator", operation), ())
         return strip_paths(answer, ignored) == strip_paths(result, ignored)
     return applies
+
+
+def _reference_answers_with(order_name: str, operation: str):
+    """v1.8.0 recognised by the reference splitting multi-NUMA requests in the named order."""
+    from reference_impl.koordinator import split_order
+
+    return _koordinator_answers_under(operation, lambda: split_order.using(getattr(split_order, order_name)))
 
 
 for _operation in ("filter", "score"):
@@ -296,24 +303,9 @@ for _operation in ("filter", "score"):
 
 
 def _koordinator_reference_answers(operation: str, *variants: str):
-    """The difference recognised exactly: the implementation's answer is the
-    reference's own with the named v1.8.0 behaviours of
+    """v1.8.0 recognised by the reference with the named behaviours of
     reference_impl/koordinator/release_variants.py on."""
-    def applies(data: dict[str, Any], result: dict[str, Any]) -> bool:
-        import json
-
-        from conformance.fuzz.differential import strip_paths
-        from conformance.fuzz.strategies import IGNORED
-        from reference_impl import dispatch
-
-        try:
-            with koordinator_variants.using(*variants):
-                answer = json.loads(json.dumps(dispatch.run("koordinator", operation, data)))
-        except Exception:  # noqa: BLE001 - an input the variant cannot answer is not this difference
-            return False
-        ignored = IGNORED.get(("koordinator", operation), ())
-        return strip_paths(answer, ignored) == strip_paths(result, ignored)
-    return applies
+    return _koordinator_answers_under(operation, lambda: koordinator_variants.using(*variants))
 
 
 register(KnownDifference("koord.score.node.best-effort-numa-allocation", "koordinator", "v1.8.0", "koordinator",

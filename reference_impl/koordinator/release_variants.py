@@ -10,9 +10,7 @@ counted under its corpus case instead of hiding whatever else a run could find.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from ..release_switches import ReleaseSwitches
 
 # v1.8.0 merges the BestEffort hints in Reserve, after Score, so when it scores
 # a node for a BestEffort pod no NUMA affinity is known: the node score is the
@@ -69,20 +67,6 @@ KNOWN = frozenset({BEST_EFFORT_SCORED_NODE_WIDE_V1_8, PLACED_NUMA_UNRECORDED_WIT
                    NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8, LOWER_MASK_BEFORE_SCORE_V1_8,
                    DEVICE_SCOPE_NEVER_MET_V1_8, WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8, NUMA_CPU_AS_BOUND_CPUS_V1_8})
 
-_ACTIVE: ContextVar[frozenset[str]] = ContextVar("koordinator_release_variants", default=frozenset())
-
-
-def active(name: str) -> bool:
-    return name in _ACTIVE.get()
-
-
-@contextmanager
-def using(*names: str) -> Iterator[None]:
-    unknown = set(names) - KNOWN
-    if unknown:
-        raise ValueError(f"unknown release variants: {sorted(unknown)}")
-    token = _ACTIVE.set(_ACTIVE.get() | frozenset(names))
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+_SWITCHES = ReleaseSwitches("koordinator", KNOWN)
+active = _SWITCHES.active
+using = _SWITCHES.using

@@ -9,9 +9,7 @@ its corpus case instead of hiding everything else a run could find.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from ..release_switches import ReleaseSwitches
 
 # v0.17.0 leaves the implicit one-pod request out of the usage a podset's
 # placement leaves for the next podset of the workload (tas_flavor_snapshot.go);
@@ -45,20 +43,6 @@ HOSTNAME_REPLACEMENT_DOMAIN_V0_17 = "v0.17.0: hostname replacement domain by lea
 KNOWN = frozenset({PODSET_USAGE_WITHOUT_POD_SLOTS, LEADER_DESCENT_V0_17, LEADER_CAPACITY_V0_17,
                    HOSTNAME_REPLACEMENT_DOMAIN_V0_17})
 
-_ACTIVE: ContextVar[frozenset[str]] = ContextVar("kueue_release_variants", default=frozenset())
-
-
-def active(name: str) -> bool:
-    return name in _ACTIVE.get()
-
-
-@contextmanager
-def using(*names: str) -> Iterator[None]:
-    unknown = set(names) - KNOWN
-    if unknown:
-        raise ValueError(f"unknown release variants: {sorted(unknown)}")
-    token = _ACTIVE.set(_ACTIVE.get() | frozenset(names))
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+_SWITCHES = ReleaseSwitches("kueue", KNOWN)
+active = _SWITCHES.active
+using = _SWITCHES.using
