@@ -8,15 +8,17 @@ line, case id, JSON pointer and rule, and every case that is sound is still load
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import quantity, schemas, yamlload
+from conformance import bounds, quantity, schemas, yamlload
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
 
@@ -103,6 +105,25 @@ class _Loader:
         self.problems: list[Problem] = []
         self._blocks: dict[str, Any] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
+        # Per file: values built while expanding its cases, and cases made.
+        self._spent = 0
+        self._made = 0
+        self._stopped = False
+
+    def _charge_row(self, sizes: dict[str, int], rel: str, line: int | None, case_id: str, pointer: str,
+                    name: str | None) -> None:
+        self.charge(1 if name is None else sizes[name], rel, line, case_id, pointer)
+
+    def charge(self, amount: int, rel: str, line: int | None, case_id: str | None, pointer: str) -> None:
+        """Count values built for the current file; a file whose blocks, shared
+        input and matrix rows multiply past the limit is refused where it passes
+        it, before it can take the harness's memory."""
+        self._spent += amount
+        if self._spent > bounds.MAX_FILE_VALUES:
+            self._stopped = True
+            raise _BlockError(rel, line, case_id, pointer, "expansion-limit",
+                              f"the cases of this file expand to more than {bounds.MAX_FILE_VALUES} values "
+                              "(each use of a block, of shared input and of a matrix parameter is a copy)")
 
     def rel(self, path: Path) -> str:
         try:
@@ -117,7 +138,7 @@ class _Loader:
         for path in sorted(folder.glob("*.yaml")):
             rel = self.rel(path)
             try:
-                doc = yamlload.load(path.read_text(encoding="utf-8"))
+                doc = yamlload.load_file(path)
             except yamlload.YAMLError as exc:
                 self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
                 continue
@@ -153,13 +174,20 @@ class _Loader:
             if not path.is_file():
                 raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
             try:
-                self._blocks[name] = yamlload.load(path.read_text(encoding="utf-8"))
+                self._blocks[name] = yamlload.load_file(path)
             except yamlload.YAMLError as exc:
                 raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
-        return self.resolve(copy.deepcopy(self._blocks[name]), rel, line, case_id, pointer, stack + (name,))
+        # resolve builds new mappings and lists all the way down, so the cached
+        # block is never shared with a case.
+        return self.resolve(self._blocks[name], rel, line, case_id, pointer, stack + (name,))
 
     def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
                 stack: tuple[str, ...] = ()) -> Any:
+        self.charge(1, rel, line, case_id, pointer)
+        if isinstance(value, (dict, list)) and pointer.count("/") > bounds.MAX_DEPTH:
+            # Each file is bounded by the loader, but blocks inside blocks add up.
+            raise _BlockError(rel, line, case_id, pointer, "expansion-limit",
+                              f"nested more than {bounds.MAX_DEPTH} levels deep once blocks are resolved")
         if isinstance(value, dict):
             if "$block" in value:
                 base = self.block(value["$block"], rel, getattr(value, "line", line), case_id, pointer, stack)
@@ -192,8 +220,10 @@ class _Loader:
     def load_file(self, path: Path, corpus: Corpus) -> None:
         rel = self.rel(path)
         corpus.files.append(rel)
+        self._spent = self._made = 0
+        self._stopped = False
         try:
-            doc = yamlload.load(path.read_text(encoding="utf-8"))
+            doc = yamlload.load_file(path)
         except yamlload.YAMLError as exc:
             self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
             return
@@ -230,6 +260,9 @@ class _Loader:
             self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
             return
         for index, raw_case in enumerate(cases):
+            if self._stopped:
+                # The limit's problem is reported once; the rest of the file is not loaded.
+                return
             self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
 
     def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
@@ -280,15 +313,29 @@ class _Loader:
                 return
             params, label = expansion
             derived = case_id + label
+            self._made += 1
+            if self._made > bounds.MAX_FILE_CASES:
+                self._stopped = True
+                self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "expansion-limit",
+                                             f"the file makes more than {bounds.MAX_FILE_CASES} cases "
+                                             "(each matrix row is one)"))
+                self._broken(corpus, derived, component, rel, before)
+                return
+            sizes = {k: bounds.shape(v, 10**9, bounds.MAX_FILE_VALUES).nodes for k, v in params.items()}
+            charge = functools.partial(self._charge_row, sizes, rel, line, derived, f"/cases/{index}")
             try:
-                title = substitute(merged["title"], params)
-                concrete_input = substitute(case_input, params)
-                concrete_expect = substitute(expect, params)
+                title = substitute(merged["title"], params, charge)
+                concrete_input = substitute(case_input, params, charge)
+                concrete_expect = substitute(expect, params, charge)
             except _UnknownParameter as exc:
                 self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "matrix-parameter",
                                              f"{{{{{exc.name}}}}} names no parameter of the matrix"))
                 self._broken(corpus, derived, component, rel, before)
                 continue
+            except _BlockError as exc:
+                self.problems.append(exc.problem)
+                self._broken(corpus, derived, component, rel, before)
+                return
             mark = len(self.problems)
             self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
             self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
@@ -452,8 +499,13 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def substitute(value: Any, params: dict[str, Any]) -> Any:
-    """Replace matrix parameters inside a value (see docs/fixture-format.md)."""
+def substitute(value: Any, params: dict[str, Any], charge: Callable[[str | None], None] | None = None) -> Any:
+    """Replace matrix parameters inside a value (see docs/fixture-format.md).
+
+    `charge` hears of each value built: None for one node, a parameter's name
+    for a copy of that parameter."""
+    if charge is not None:
+        charge(None)
     if not params and not isinstance(value, (dict, list, str)):
         return value
     if isinstance(value, str):
@@ -461,18 +513,23 @@ def substitute(value: Any, params: dict[str, Any]) -> Any:
         if whole:
             if whole.group(1) not in params:
                 raise _UnknownParameter(whole.group(1))
+            if charge is not None:
+                charge(whole.group(1))
             return copy.deepcopy(params[whole.group(1)])
 
         def text(match: re.Match) -> str:
             if match.group(1) not in params:
                 raise _UnknownParameter(match.group(1))
+            if charge is not None:
+                charge(match.group(1))
             return _text(params[match.group(1)])
 
         return _PARAM.sub(text, value)
     if isinstance(value, dict):
-        return {substitute(k, params) if isinstance(k, str) else k: substitute(v, params) for k, v in value.items()}
+        return {substitute(k, params, charge) if isinstance(k, str) else k: substitute(v, params, charge)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [substitute(v, params) for v in value]
+        return [substitute(v, params, charge) for v in value]
     return value
 
 
