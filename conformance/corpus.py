@@ -11,6 +11,7 @@ import copy
 import functools
 import hashlib
 import itertools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -174,7 +175,9 @@ class _Loader:
             if not path.is_file():
                 raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
             try:
-                self._blocks[name] = yamlload.load_file(path)
+                # Plain values: a line inside the block file would be reported
+                # against the fixture file that uses the block.
+                self._blocks[name] = yamlload.plain(yamlload.load_file(path))
             except yamlload.YAMLError as exc:
                 raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
         # resolve builds new mappings and lists all the way down, so the cached
@@ -307,20 +310,23 @@ class _Loader:
             self._broken(corpus, case_id, component, rel, before)
             return
         case_input = deep_merge(shared, case_input)
+        # Counted before any row is made: a product of a few short lists can be
+        # millions of cases.
+        self._made += _matrix_rows(raw_case.get("matrix"))
+        if self._made > bounds.MAX_FILE_CASES:
+            self._stopped = True
+            self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["matrix"]), case_id,
+                                         f"/cases/{index}/matrix", "expansion-limit",
+                                         f"the file makes more than {bounds.MAX_FILE_CASES} cases "
+                                         "(each matrix row is one)"))
+            self._broken(corpus, case_id, component, rel, before)
+            return
         for expansion in self.expand_matrix(raw_case.get("matrix"), rel, doc, prefix, case_id):
             if expansion is None:
                 self._broken(corpus, case_id, component, rel, before)
                 return
             params, label = expansion
             derived = case_id + label
-            self._made += 1
-            if self._made > bounds.MAX_FILE_CASES:
-                self._stopped = True
-                self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "expansion-limit",
-                                             f"the file makes more than {bounds.MAX_FILE_CASES} cases "
-                                             "(each matrix row is one)"))
-                self._broken(corpus, derived, component, rel, before)
-                return
             sizes = {k: bounds.shape(v, 10**9, bounds.MAX_FILE_VALUES).nodes for k, v in params.items()}
             charge = functools.partial(self._charge_row, sizes, rel, line, derived, f"/cases/{index}")
             try:
@@ -440,6 +446,12 @@ class _Loader:
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
             corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+
+
+def _matrix_rows(matrix: Any) -> int:
+    if isinstance(matrix, dict):
+        return math.prod(len(values) for values in matrix.values())
+    return len(matrix) if isinstance(matrix, list) else 1
 
 
 def _is_quantity(value: Any) -> bool:
