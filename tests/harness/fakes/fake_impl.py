@@ -3,10 +3,12 @@
     python fake_impl.py MODE [N]
 
 MODE is one of: good, die-before-hello, die-mid-run, hang, garbage, wrong-seq,
-invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error,
-deep-answer, nested-answer, wide-answer, huge-number, deep-hello.
+invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error.
 Faults that strike "mid-run" do so on the N-th case this process receives (default 2),
 so a restarted process (which counts from 1 again) gets further.
+
+Answers too deep or too large to judge: deep-answer, nested-answer, wide-answer,
+huge-number (mid-run), deep-hello.
 """
 
 import json
