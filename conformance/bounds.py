@@ -25,8 +25,8 @@ MAX_DEPTH = 64
 # fixture has about 8,000; each composed node costs a few hundred bytes.
 MAX_NODES = 100_000
 # One fixture file once its blocks, shared input and matrix rows are copied into
-# every case (the largest real file comes to about 70,000 values and 320 cases).
-MAX_FILE_VALUES = 500_000
+# every case (the largest real file comes to about 140,000 values and 320 cases).
+MAX_FILE_VALUES = 1_000_000
 MAX_FILE_CASES = 10_000
 # The same two limits on one result of an implementation (an answer line is
 # also limited in bytes, see adapters.Limits).

@@ -96,7 +96,8 @@ def assert_validate_refuses(result, where, *words):
 def test_a_billion_laughs_fixture_is_refused_at_the_alias_that_passes_the_limit(tmp_path):
     root = tmp_corpus(tmp_path, {"kubelet/laughs.yaml": billion_laughs()})
     result = topoconf("validate", "--corpus", root)
-    # l3 holds 11,111 nodes; the ninth *l3 of l4 (line 9) takes the count past 100,000.
+    # l0 is 11 nodes, l1 111, l2 1,111, l3 11,111; with the keys and the three levels before it the
+    # count is 12,359 when l4 (line 9) opens, and its eighth *l3 takes it to 101,247.
     assert_validate_refuses(result, "fixtures/kubelet/laughs.yaml:9:", "[yaml]", "aliases", str(bounds.MAX_NODES))
 
 
@@ -110,6 +111,45 @@ def test_a_fixture_nested_50000_levels_deep_is_refused_with_its_line(tmp_path, s
     root = tmp_corpus(tmp_path, {"kubelet/deep.yaml": HEAD + deep + "cases:\n" + CASE})
     result = topoconf("validate", "--corpus", root)
     assert_validate_refuses(result, "fixtures/kubelet/deep.yaml:", "[yaml]", "nest")
+
+
+_PARSERS_SCRIPT = textwrap.dedent("""
+    import json, sys
+    if sys.argv[1] == "python":
+        sys.modules["yaml._yaml"] = None  # as if PyYAML had been built without libyaml
+    import yaml
+    from conformance import yamlload
+    documents = json.loads(sys.stdin.read())
+    found = {"libyaml": yamlload._Base is not yaml.SafeLoader}
+    for name, text in documents.items():
+        try:
+            yamlload.load(text)
+            found[name] = None
+        except yamlload.YAMLError as exc:
+            found[name] = [exc.line, exc.message]
+    print(json.dumps(found))
+""")
+
+
+@pytest.mark.parametrize("parser", ["libyaml", "python"])
+def test_both_parsers_refuse_deep_and_multiplying_documents_with_their_line(parser):
+    # libyaml refuses 1,000 levels itself, and PyYAML composed what is below
+    # that recursively, in C or in Python; composing is now the loader's own.
+    documents = {
+        "flow": "a: 1\nb: " + "[" * 50000 + "]" * 50000 + "\n",
+        "block": "a: 1\nb:\n  " + "- " * 50000 + "1\n",
+        "below-libyaml": "a: 1\nb: " + "{k: " * 990 + "1" + "}" * 990 + "\n",
+        "laughs": billion_laughs(),
+    }
+    done = subprocess.run([sys.executable, "-c", _PARSERS_SCRIPT, parser], input=json.dumps(documents),
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    assert found.pop("libyaml") is (parser == "libyaml")
+    assert found.pop("laughs")[0] == 9
+    for name, (line, message) in found.items():
+        assert line == (3 if name == "block" else 2), name
+        assert "nest" in message, name
 
 
 def test_nesting_below_the_parser_limit_is_refused_not_a_recursion_error():
