@@ -74,7 +74,7 @@ def test_an_implementation_that_fails_to_start_under_xdist_stops_cleanly_with_3(
     assert "INTERNALERROR" not in text
 
 
-def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
+def test_a_case_dropped_as_a_duplicate_id_stops_the_run_before_it_starts(pytester):
     root = pytester.path / "fixtures"
     shutil.copytree(CORPUS, root)
     text = (CORPUS / "kubelet" / "basic.yaml").read_text()
@@ -84,8 +84,9 @@ def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
         *plugin_args(), "--impl", impl, "--corpus", str(root), "--report-dir", str(pytester.path / "rep"),
         "-p", "no:cacheprovider", str(root),
     )
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
+    # As topoconf run: a corpus that loses cases is a usage error, never a partial run.
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
 
 
 def test_strict_falls_back_to_the_option_where_pytest_has_no_strict_ini():
@@ -116,13 +117,13 @@ def test_an_unknown_feature_in_the_selection_is_a_usage_error(pytester):
 
 def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, monkeypatch, tmp_path):
     # As with topoconf run: <name>-<version>.yaml from the bundled folder.
-    import conformance.pytest_plugin as plugin
+    import conformance.session as harness
 
     (tmp_path / "fake-1.0.yaml").write_text(
         "implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
         "    reason: the fake is said to fail this one\n"
     )
-    monkeypatch.setattr(plugin, "expectations_dir", lambda: tmp_path)
+    monkeypatch.setattr(harness, "expectations_dir", lambda: tmp_path)
     impl = f"exec:{sys.executable} {FAKE} good"
     result = pytester.runpytest_inprocess(
         *plugin_args(), "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(pytester.path / "rep"),
@@ -131,7 +132,8 @@ def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, 
     result.assert_outcomes(passed=5, failed=1, skipped=1)
     document = json.loads((pytester.path / "rep" / "results.json").read_text())
     assert {r["id"]: r["outcome"] for r in document["records"]}["harness.last"] == "xpass"
-    assert document["header"]["expectations"] == str(tmp_path / "fake-1.0.yaml")
+    # Named as topoconf run names a bundled file, wherever the package is installed.
+    assert document["header"]["expectations"] == "conformance/expectations/fake-1.0.yaml"
 
 
 def test_an_oracle_that_fails_to_start_stops_the_fuzz_items_with_3(pytester):
