@@ -7,12 +7,19 @@ by `validate`); 2 usage or configuration error; 3 the implementation failed to s
 from __future__ import annotations
 
 import argparse
+import difflib
+import functools
+import itertools
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+
+import yaml
 
 from conformance import __version__, schemas, session
 from conformance import corpus as corpus_mod
@@ -300,6 +307,72 @@ def cmd_fuzz_summary(args) -> int:
     return EXIT_OK
 
 
+def _side_by_side(left: list[str], right: list[str], titles: tuple[str, str]) -> list[str]:
+    width = max([len(titles[0]), *(len(line) for line in left)]) + 2
+    width = min(width, max(30, shutil.get_terminal_size((160, 40)).columns // 2))
+    rows = [f"{titles[0]:<{width}}| {titles[1]}", f"{'-' * width}+{'-' * (len(titles[1]) + 1)}"]
+    for a, b in itertools.zip_longest(left, right, fillvalue=""):
+        a = a if len(a) < width else a[:width - 2] + "~"
+        rows.append(f"{a:<{width}}| {b}")
+    return rows
+
+
+def cmd_show(args) -> int:
+    settings = session.Settings(impl="", corpus=str(args.corpus) if args.corpus else None,
+                                extra_corpus=tuple(args.extra_corpus or ()))
+    corpus = session.load_corpus(settings)
+    case = corpus.by_id.get(args.id)
+    if case is None:
+        matches = [c for c in corpus.cases if expectations_mod.id_matches(args.id, c.id)]
+        if len(matches) == 1:
+            (case,) = matches
+        elif matches:
+            listed = "\n".join(f"  {c.id}" for c in matches[:20])
+            raise UsageError(f"{len(matches)} cases match {args.id!r}; name one:\n{listed}")
+        else:
+            close = difflib.get_close_matches(args.id, list(corpus.by_id), n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UsageError(f"no case {args.id!r} in the corpus{hint}")
+    dump = functools.partial(yaml.safe_dump, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
+    print(f"{case.id}: {case.title}")
+    print(f"  file:      {case.file}:{case.line}")
+    print(f"  source:    {case.source}")
+    print(f"  operation: {case.component} {case.operation}")
+    print(f"  features:  {', '.join(case.features)}")
+    if case.notes:
+        print("  notes:")
+        print(textwrap.indent(case.notes.strip(), "    "))
+    print("input:")
+    print(textwrap.indent(dump(case.input).rstrip(), "  "))
+    print("expect:")
+    print(textwrap.indent(dump(case.expect).rstrip(), "  "))
+    if not args.results:
+        return EXIT_OK
+    document = session.load_results(Path(args.results))
+    record = next((r for r in document["records"] if r["id"] == case.id), None)
+    if record is None:
+        raise UsageError(f"{args.results}: the run has no record of {case.id}")
+    implementation = document["header"]["implementation"]["implementation"]
+    print(f"in the run of {implementation['name']} {implementation['version']}: {record['outcome']}"
+          + (f" ({record['message']})" if record.get("message") else ""))
+    detail = details.of(record, document["header"])
+    if detail.expectation:
+        print(f"  {detail.expectation}")
+    for line in detail.diff:
+        print(f"  {line}")
+    if detail.actual is None:
+        print("The report keeps the implementation's answer only for outcomes that need attention "
+              f"(not for {record['outcome']}).")
+    else:
+        expected = dump(case.expect.get("result")).rstrip().splitlines()
+        print("\n".join(_side_by_side(expected, detail.actual.splitlines(), ("expected", "actual"))))
+    if detail.stderr:
+        print("stderr (last lines):")
+        print(textwrap.indent("\n".join(detail.stderr), "  "))
+    print(f"rerun: {detail.rerun}")
+    return EXIT_OK
+
+
 def cmd_path(_args) -> int:
     print(corpus_dir())
     return EXIT_OK
@@ -374,6 +447,13 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fuzz-summary", help="add up the fuzzing runs below a folder into its summary.md")
     p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
+
+    p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")
+    p.add_argument("id", help="a case id (or a glob matching exactly one)")
+    p.add_argument("--results", metavar="RESULTS", help="a run's results.json or report folder")
+    p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+    p.add_argument("--extra-corpus", action="append", default=[], metavar="DIR", help="a folder of your own fixtures")
+    p.set_defaults(fn=cmd_show)
 
     p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
     p.set_defaults(fn=cmd_path)
