@@ -234,8 +234,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, known, strategies
-    from conformance.fuzz.differential import FuzzReport, fuzz_operation
+    from conformance.fuzz import emit, strategies
+    from conformance.fuzz.differential import FuzzReport
     from conformance.fuzz.report import write as write_report
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
@@ -267,11 +267,8 @@ def cmd_fuzz(args) -> int:
                 table = strategies.INVALID if args.invalid else strategies.VALID
                 if (component, operation) not in table:
                     continue
-                result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
-                                        args.examples, args.seed, strategies.ignored_for(component, operation, hello.features),
-                                        invalid=args.invalid,
-                                        supported=strategies.supported_by(component, operation, hello.features),
-                                        known=known.for_operation(hello.name, hello.version, component, operation))
+                result = session.fuzz_operation(implementation, reference, hello, component, operation,
+                                                args.examples, args.seed, invalid=args.invalid)
                 report.operations.append(result)
                 if result.oracle_failure is not None:
                     print(f"topoconf: the oracle failed while fuzzing {component}.{operation}: "
