@@ -208,3 +208,15 @@ def test_a_failing_row_is_counted_only_under_its_own_features(tmp_path):
         "kubelet.policy.restricted": [FAIL],
         "kubelet.policy.single-numa-node": [PASS],
     }
+
+
+def test_a_generated_fixture_claims_what_its_input_sets_and_no_other_value():
+    from conformance.fuzz.emit import _features
+
+    vocabulary = {name: {"component": "kubelet"} for name in
+                  ("kubelet.merge", "kubelet.option.prefer-closest-numa-nodes",
+                   *(f"kubelet.policy.{p}" for p in POLICIES))}
+    data = {"policy": "restricted", "numa": {"nodes": [0, 1]}, "options": {"prefer-closest-numa-nodes": "true"},
+            "providers": [{"cpu": [{"affinity": None, "preferred": True}]}], "note": "none best-effort"}
+    names = _features("kubelet", "merge", data, vocabulary)
+    assert names == ["kubelet.merge", "kubelet.option.prefer-closest-numa-nodes", "kubelet.policy.restricted"]
