@@ -7,22 +7,31 @@ by `validate`); 2 usage or configuration error; 3 the implementation failed to s
 from __future__ import annotations
 
 import argparse
+import difflib
+import functools
+import itertools
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
-from conformance import __version__, schemas
+import yaml
+
+from conformance import __version__, schemas, session
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
-from conformance.model import BENIGN, XPASS
 from conformance.paths import corpus_dir, expectations_dir
+from conformance.report import details
 from conformance.report import results as results_mod
 from conformance.runner import Selection, run, select
 
-EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = 0, 1, 2, 3
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = (session.EXIT_OK, session.EXIT_UNEXPECTED,
+                                                    session.EXIT_USAGE, session.EXIT_STARTUP)
 
 
 class UsageError(Exception):
@@ -30,22 +39,14 @@ class UsageError(Exception):
 
 
 def _csv(values: list[str] | None) -> tuple[str, ...]:
-    out: list[str] = []
-    for value in values or []:
-        out.extend(v.strip() for v in value.split(",") if v.strip())
-    return tuple(out)
+    return session.csv(values)
 
 
 def _selection(args, corpus) -> Selection:
-    selection = Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
-                          # not split on commas: a matrix case's id holds them
-                          ids=tuple(args.id or ()), components=_csv(args.component))
-    # A mistyped name would quietly select or exclude nothing.
-    unknown = [f for f in selection.features + selection.exclude_features if f not in corpus.features]
-    unknown += [c for c in selection.components if c not in corpus_mod.COMPONENTS]
-    if unknown:
-        raise UsageError("unknown feature or component: " + ", ".join(unknown) + " (see topoconf list)")
-    return selection
+    settings = session.Settings(impl="", features=session.csv(args.features),
+                                exclude_features=session.csv(args.exclude_features),
+                                ids=tuple(args.id or ()), components=session.csv(args.component))
+    return session.selection(settings, corpus)
 
 
 def _add_selection(parser: argparse.ArgumentParser) -> None:
@@ -59,22 +60,6 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
 def _print_problems(problems, stream=None) -> None:
     for problem in problems:
         print(problem.render(), file=stream or sys.stdout)
-
-
-def resolve_expectations(path: str | None, hello, disabled: bool):
-    """The expectations file to apply: the one given, or the bundled one for this
-    implementation and version, or none."""
-    if disabled:
-        return expectations_mod.NONE, []
-    if path is None:
-        bundled = expectations_dir() / f"{hello.name}-{hello.version}.yaml"
-        if not bundled.is_file():
-            return expectations_mod.NONE, []
-        expectations, problems = expectations_mod.load(bundled)
-        # Reports name the bundled file the same way wherever the package is installed.
-        expectations.file = f"conformance/expectations/{bundled.name}"
-        return expectations, problems
-    return expectations_mod.load(Path(path))
 
 
 def _progress(quiet: bool):
@@ -97,19 +82,16 @@ def _progress(quiet: bool):
 
 
 def cmd_run(args) -> int:
-    corpus = corpus_mod.load(args.corpus)
-    lost = corpus.unattributed_problems()
-    if lost:
-        _print_problems(lost, sys.stderr)
-        raise UsageError("the corpus has problems that lose cases; fix them (topoconf validate) before running")
-    selection = _selection(args, corpus)
-    cases, broken = select(corpus, selection)
+    settings = session.Settings.from_options(args, impl=args.impl, strict=args.strict)
+    if args.last_failed:
+        settings = replace(settings, ids=settings.ids + session.last_failed_ids(Path(args.last_failed)))
+    corpus = session.load_corpus(settings)
+    chosen = session.selection(settings, corpus)
+    cases, broken = select(corpus, chosen)
     if not cases and not broken:
-        raise UsageError("the selection holds no case (check --id, --features, --component)")
-    limits = Limits(startup_timeout=args.startup_timeout, case_timeout=args.case_timeout,
-                    restart_budget=args.restart_budget)
+        raise UsageError("the selection holds no case (check --id, --features, --exclude-features, --component)")
     try:
-        adapter = from_spec(args.impl, limits)
+        adapter = from_spec(settings.impl, settings.limits)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -118,37 +100,36 @@ def cmd_run(args) -> int:
         print(f"topoconf: the implementation failed to start: {exc}", file=sys.stderr)
         return EXIT_STARTUP
     try:
-        expectations, problems = resolve_expectations(args.expectations, hello, args.no_expectations)
-        if not problems:
-            problems = expectations.stale(corpus.all_ids)
-        if problems:
-            _print_problems(problems, sys.stderr)
-            raise UsageError("the expectations file is not usable")
+        expectations = session.expectations_for(settings, hello, corpus)
+        warnings = session.hello_warnings(hello, corpus)
+        for warning in warnings:
+            print(f"topoconf: warning: {warning}", file=sys.stderr)
         outcome = run(cases, broken, adapter, hello, expectations, _progress(args.quiet))
     finally:
         adapter.close()
-    outcome.selection = selection.describe()
-    document = results_mod.build(outcome, corpus.hash(), expectations.file)
-    directory = args.report_dir or results_mod.default_dir(document, Path("reports"))
-    written = results_mod.write_all(document, directory)
-    footer = document["footer"]
-    unexpected = [r for r in outcome.records if r.outcome not in BENIGN and (args.strict or r.outcome != XPASS)]
-    counts = ", ".join(f"{v} {k}" for k, v in footer["counts"].items() if v)
-    print(f"{hello.name} {hello.version}: {footer['total']} cases: {counts}.")
-    if not footer["complete"]:
-        print("The run is INCOMPLETE: the implementation's restart budget was spent.")
-    for record in unexpected[:20]:
-        print(f"  {record.outcome:>14}  {record.id}  {record.message or ''}")
-        print(f"{'':>18}rerun: {results_mod.rerun_command(adapter.spec, record.id)}")
-    if len(unexpected) > 20:
-        print(f"  ... and {len(unexpected) - 20} more; see {written[1]}")
+    outcome.selection = chosen.describe()
+    document = session.build_report(outcome, corpus, expectations, settings, warnings)
+    written = results_mod.write_all(document, session.report_dir(document, settings))
+    judged = session.verdict(outcome.records, outcome.complete, settings, warnings,
+                             f"{hello.name} {hello.version}")
+    print(judged.summary)
+    header = document["header"]
+    shown = {r["id"]: r for r in document["records"]}
+    for record in judged.unexpected[:args.show]:
+        print()
+        print("\n".join(details.plain(details.of(shown[record.id], header))))
+    if len(judged.unexpected) > args.show:
+        print(f"\n... and {len(judged.unexpected) - args.show} more unexpected outcomes; see {written[1]}")
+    for reason in judged.reasons:
+        print(f"FAILED: {reason}.")
     print(f"Report: {written[1]}")
-    return EXIT_UNEXPECTED if unexpected or not footer["complete"] else EXIT_OK
+    return judged.code
 
 
 def validate_all(paths: list[Path] | None, root: Path | None):
     problems = []
     root = root or corpus_dir()
+    session.check_corpus_folder(root)
     for path in sorted(schemas.schemas_dir().rglob("*.json")):
         try:
             schemas.check_file(path)
@@ -179,6 +160,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_list(args) -> int:
+    session.check_corpus_folder(args.corpus or corpus_dir())
     corpus = corpus_mod.load(args.corpus)
     cases, _ = select(corpus, _selection(args, corpus))
     if not cases:
@@ -242,6 +224,7 @@ def cmd_export(args) -> int:
 
     if args.format != "json":
         raise UsageError("only --format json is supported")
+    session.check_corpus_folder(args.corpus or corpus_dir())
     corpus = corpus_mod.load(args.corpus)
     if corpus.problems:
         _print_problems(corpus.problems, sys.stderr)
@@ -252,8 +235,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, known, strategies
-    from conformance.fuzz.differential import FuzzReport, fuzz_operation
+    from conformance.fuzz import emit, strategies
+    from conformance.fuzz.differential import FuzzReport
     from conformance.fuzz.report import write as write_report
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
@@ -285,11 +268,8 @@ def cmd_fuzz(args) -> int:
                 table = strategies.INVALID if args.invalid else strategies.VALID
                 if (component, operation) not in table:
                     continue
-                result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
-                                        args.examples, args.seed, strategies.ignored_for(component, operation, hello.features),
-                                        invalid=args.invalid,
-                                        supported=strategies.supported_by(component, operation, hello.features),
-                                        known=known.for_operation(hello.name, hello.version, component, operation))
+                result = session.fuzz_operation(implementation, reference, hello, component, operation,
+                                                args.examples, args.seed, invalid=args.invalid)
                 report.operations.append(result)
                 if result.oracle_failure is not None:
                     print(f"topoconf: the oracle failed while fuzzing {component}.{operation}: "
@@ -325,6 +305,72 @@ def cmd_fuzz_summary(args) -> int:
     return EXIT_OK
 
 
+def _side_by_side(left: list[str], right: list[str], titles: tuple[str, str]) -> list[str]:
+    width = max([len(titles[0]), *(len(line) for line in left)]) + 2
+    width = min(width, max(30, shutil.get_terminal_size((160, 40)).columns // 2))
+    rows = [f"{titles[0]:<{width}}| {titles[1]}", f"{'-' * width}+{'-' * (len(titles[1]) + 1)}"]
+    for a, b in itertools.zip_longest(left, right, fillvalue=""):
+        a = a if len(a) < width else a[:width - 2] + "~"
+        rows.append(f"{a:<{width}}| {b}")
+    return rows
+
+
+def cmd_show(args) -> int:
+    settings = session.Settings(impl="", corpus=str(args.corpus) if args.corpus else None,
+                                extra_corpus=tuple(args.extra_corpus or ()))
+    corpus = session.load_corpus(settings)
+    case = corpus.by_id.get(args.id)
+    if case is None:
+        matches = [c for c in corpus.cases if expectations_mod.id_matches(args.id, c.id)]
+        if len(matches) == 1:
+            (case,) = matches
+        elif matches:
+            listed = "\n".join(f"  {c.id}" for c in matches[:20])
+            raise UsageError(f"{len(matches)} cases match {args.id!r}; name one:\n{listed}")
+        else:
+            close = difflib.get_close_matches(args.id, list(corpus.by_id), n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UsageError(f"no case {args.id!r} in the corpus{hint}")
+    dump = functools.partial(yaml.safe_dump, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
+    print(f"{case.id}: {case.title}")
+    print(f"  file:      {case.file}:{case.line}")
+    print(f"  source:    {case.source}")
+    print(f"  operation: {case.component} {case.operation}")
+    print(f"  features:  {', '.join(case.features)}")
+    if case.notes:
+        print("  notes:")
+        print(textwrap.indent(case.notes.strip(), "    "))
+    print("input:")
+    print(textwrap.indent(dump(case.input).rstrip(), "  "))
+    print("expect:")
+    print(textwrap.indent(dump(case.expect).rstrip(), "  "))
+    if not args.results:
+        return EXIT_OK
+    document = session.load_results(Path(args.results))
+    record = next((r for r in document["records"] if r["id"] == case.id), None)
+    if record is None:
+        raise UsageError(f"{args.results}: the run has no record of {case.id}")
+    implementation = document["header"]["implementation"]["implementation"]
+    print(f"in the run of {implementation['name']} {implementation['version']}: {record['outcome']}"
+          + (f" ({record['message']})" if record.get("message") else ""))
+    detail = details.of(record, document["header"])
+    if detail.expectation:
+        print(f"  {detail.expectation}")
+    for line in detail.diff:
+        print(f"  {line}")
+    if detail.actual is None:
+        print("The report keeps the implementation's answer only for outcomes that need attention "
+              f"(not for {record['outcome']}).")
+    else:
+        expected = dump(case.expect.get("result")).rstrip().splitlines()
+        print("\n".join(_side_by_side(expected, detail.actual.splitlines(), ("expected", "actual"))))
+    if detail.stderr:
+        print("stderr (last lines):")
+        print(textwrap.indent("\n".join(detail.stderr), "  "))
+    print(f"rerun: {detail.rerun}")
+    return EXIT_OK
+
+
 def cmd_path(_args) -> int:
     print(corpus_dir())
     return EXIT_OK
@@ -337,15 +383,13 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run the corpus against an implementation and write reports")
     p.add_argument("--impl", default="reference", help="'reference' or 'exec:COMMAND' (default: reference)")
-    p.add_argument("--expectations", help="expectations file (default: the bundled one for the implementation)")
-    p.add_argument("--no-expectations", action="store_true", help="apply no expectations file")
-    p.add_argument("--strict", action="store_true", help="an unexpected pass (xpass) fails the run")
-    p.add_argument("--case-timeout", type=float, default=10.0, help="seconds per case (default 10)")
-    p.add_argument("--startup-timeout", type=float, default=30.0, help="seconds to answer hello (default 30)")
-    p.add_argument("--restart-budget", type=int, default=10, help="restarts allowed per run (default 10)")
-    p.add_argument("--report-dir", type=Path, help="default reports/<implementation>-<version>/")
+    p.add_argument("--strict", action="store_true", help="an unexpected pass (xpass), or unknown names in the "
+                                                          "implementation's hello, fail the run")
+    session.add_options(p.add_argument)
+    p.add_argument("--last-failed", metavar="RESULTS", help="rerun exactly the unexpected outcomes of an earlier "
+                                                             "run (its results.json or report folder)")
+    p.add_argument("--show", type=int, default=20, metavar="N", help="unexpected outcomes shown in full (default 20)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-    _add_selection(p)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("validate", help="check fixture files, blocks, schemas and expectations")
@@ -405,6 +449,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
 
+    p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")
+    p.add_argument("id", help="a case id (or a glob matching exactly one)")
+    p.add_argument("--results", metavar="RESULTS", help="a run's results.json or report folder")
+    p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+    p.add_argument("--extra-corpus", action="append", default=[], metavar="DIR", help="a folder of your own fixtures")
+    p.set_defaults(fn=cmd_show)
+
     p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
     p.set_defaults(fn=cmd_path)
     return top
@@ -418,6 +469,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.fn(args)
     except UsageError as exc:
+        print(f"topoconf: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except session.SessionError as exc:
+        _print_problems(exc.problems, sys.stderr)
         print(f"topoconf: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -19,11 +19,13 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import bounds, quantity, schemas, yamlload
+from conformance import bounds, feature_claims, quantity, schemas, yamlload
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
 
 COMPONENTS = ("kubelet", "koordinator", "kueue")
+# The key of a list-of-rows matrix row that holds the row's own feature claims.
+ROW_FEATURES = "features"
 _PARAM = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _BLOCK_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*$")
 
@@ -325,12 +327,13 @@ class _Loader:
             if expansion is None:
                 self._broken(corpus, case_id, component, rel, before)
                 return
-            params, label = expansion
+            params, label, row = expansion
             derived = case_id + label
             sizes = {k: bounds.shape(v, 10**9, bounds.MAX_FILE_VALUES).nodes for k, v in params.items()}
             charge = functools.partial(self._charge_row, sizes, rel, line, derived, f"/cases/{index}")
             try:
                 title = substitute(merged["title"], params, charge)
+                claims = _row_claims(defaults, raw_case, prefix, row, params)
                 concrete_input = substitute(case_input, params, charge)
                 concrete_expect = substitute(expect, params, charge)
             except _UnknownParameter as exc:
@@ -343,7 +346,10 @@ class _Loader:
                 self._broken(corpus, derived, component, rel, before)
                 return
             mark = len(self.problems)
-            self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
+            self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features, claims)
+            if len(self.problems) == mark:
+                self.check_claims(rel, doc, prefix, derived, component, merged["operation"], concrete_input,
+                                  claims, corpus.features)
             self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
             if len(self.problems) > mark:
                 self._broken(corpus, derived, component, rel, mark)
@@ -354,7 +360,7 @@ class _Loader:
                     component=component,
                     operation=merged["operation"],
                     title=title,
-                    features=tuple(merged["features"]),
+                    features=tuple(name for name, _ in claims),
                     source=merged["source"],
                     input=concrete_input,
                     expect=concrete_expect,
@@ -368,13 +374,9 @@ class _Loader:
             )
 
     def check_case(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, merged: dict,
-                   case_input: dict, features: dict) -> None:
+                   case_input: dict, features: dict, claims: list[tuple[str, list]]) -> None:
         operation = merged["operation"]
-        own = list(doc["cases"][prefix[1]].get("features", []))
-        for name in merged["features"]:
-            # Point at where the name is written: the case's own list or defaults.
-            where = prefix + ["features", own.index(name)] if name in own else \
-                ["defaults", "features", list(doc["defaults"]["features"]).index(name)]
+        for name, where in claims:
             pointer = schemas.path_pointer(where)
             known = features.get(name)
             if known is None:
@@ -391,6 +393,20 @@ class _Loader:
                                          f"{component} has no operation {operation!r} (no schemas/{schema})"))
             return
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
+
+    def check_claims(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+                     case_input: dict, claims: list[tuple[str, list]], features: dict) -> None:
+        """The `feature-claim` rule (conformance/feature_claims.py): a row claims the
+        features its input exercises and no other value's."""
+        written = dict(claims)
+        for found in feature_claims.check(component, operation, case_input, written, features):
+            # A missing claim is pointed at the input field (its line when the case
+            # writes it, else the case's); an extra one at where it is claimed.
+            where = written.get(found.feature) if found.kind == "extra" else \
+                prefix + ["input"] + _pointer_parts(found.pointer)
+            line = yamlload.line_of(doc, where) or yamlload.line_of(doc, prefix)
+            self.problems.append(Problem(rel, line, case_id, f"/cases/{prefix[1]}/input{found.pointer}",
+                                         "feature-claim", found.message))
 
     def check_matchers(self, rel: str, doc: Any, prefix: list, case_id: str, value: Any, path: list) -> None:
         """Every `$` matcher of the expectation is one compare knows, with an
@@ -422,26 +438,29 @@ class _Loader:
             self.check_matchers(rel, doc, prefix, case_id, item, path + [key])
 
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
-        """Yield (parameters, id label) per combination; None after a problem."""
+        """Yield (parameters, id label, row index or None) per combination; None
+        after a problem. A row's `features` key is its own feature claims, not a
+        parameter."""
         if matrix is None:
-            yield {}, ""
+            yield {}, "", None
             return
         if isinstance(matrix, dict):
             keys = list(matrix)
             for positions in itertools.product(*(range(len(matrix[k])) for k in keys)):
                 params = {k: matrix[k][i] for k, i in zip(keys, positions, strict=True)}
-                yield params, _label(params, {k: i + 1 for k, i in zip(keys, positions, strict=True)})
+                yield params, _label(params, {k: i + 1 for k, i in zip(keys, positions, strict=True)}), None
             return
-        keys = list(matrix[0])
+        keys = [k for k in matrix[0] if k != ROW_FEATURES]
         for i, row in enumerate(matrix):
-            if list(row) != keys:
+            if [k for k in row if k != ROW_FEATURES] != keys:
                 self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["matrix", i]), case_id,
                                              f"/cases/{prefix[1]}/matrix/{i}", "matrix-rows",
                                              f"every row names the same parameters in the same order: {keys}"))
                 yield None
                 return
-        for i, row in enumerate(matrix, 1):
-            yield dict(row), _label(row, dict.fromkeys(row, i))
+        for i, row in enumerate(matrix):
+            params = {k: v for k, v in row.items() if k != ROW_FEATURES}
+            yield params, _label(params, dict.fromkeys(params, i + 1)), i
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
@@ -452,6 +471,25 @@ def _matrix_rows(matrix: Any) -> int:
     if isinstance(matrix, dict):
         return math.prod(len(values) for values in matrix.values())
     return len(matrix) if isinstance(matrix, list) else 1
+
+
+def _row_claims(defaults: dict, raw_case: dict, prefix: list, row: int | None,
+                params: dict[str, Any]) -> list[tuple[str, list]]:
+    """The features one row claims, each with where it is written: `defaults`, the
+    case's own list, then the row's `features`, with `{{param}}` substituted.
+    A name written in several places points at the most specific one."""
+    written: list[tuple[str, list]] = [(n, ["defaults", "features", i])
+                                       for i, n in enumerate(defaults.get("features", []))]
+    written += [(n, prefix + ["features", i]) for i, n in enumerate(raw_case.get("features", []))]
+    if row is not None:
+        written += [(n, prefix + ["matrix", row, ROW_FEATURES, i])
+                    for i, n in enumerate(raw_case["matrix"][row].get(ROW_FEATURES, []))]
+    claims: dict[str, list] = {}
+    for name, where in written:
+        # A later, more specific place replaces the pointer but keeps the name's
+        # first position.
+        claims[substitute(name, params)] = where
+    return list(claims.items())
 
 
 def _is_quantity(value: Any) -> bool:

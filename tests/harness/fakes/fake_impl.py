@@ -3,7 +3,7 @@
     python fake_impl.py MODE [N]
 
 MODE is one of: good, die-before-hello, die-mid-run, hang, garbage, wrong-seq,
-invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error.
+invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error, unknown-feature.
 Faults that strike "mid-run" do so on the N-th case this process receives (default 2),
 so a restarted process (which counts from 1 again) gets further.
 
@@ -18,6 +18,10 @@ import time
 
 MODE = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+FEATURES = ["kubelet.merge", "kubelet.policy.best-effort"]
+if MODE == "unknown-feature":
+    # a typo of a feature name: the harness warns about it
+    FEATURES = FEATURES + ["kubelet.policy.best-efort"]
 RESULT = {"affinity": [0], "preferred": True, "score": 0, "admit": True, "scoreDecided": False}
 
 
@@ -42,7 +46,7 @@ def main():
                 os._exit(7)
             send({"protocol": 2 if MODE == "bad-protocol" else 1,
                   "implementation": {"name": "fake", "version": "1.0"},
-                  "capabilities": {"components": ["kubelet"], "features": ["kubelet.merge", "kubelet.policy.best-effort"]}})
+                  "capabilities": {"components": ["kubelet"], "features": FEATURES}})
             continue
         if cmd == "stop":
             if MODE == "ignore-stop":
