@@ -11,14 +11,18 @@ import copy
 import hashlib
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import quantity, schemas, yamlload
+from conformance import case_ids, quantity, result_keys, schemas, yamlload
+from conformance.extra_corpus import ExtraCorpus, block_names, shadowed_blocks
+from conformance.extra_corpus import prepare as prepare_extra
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
+from conformance.suggest import did_you_mean
 
 COMPONENTS = ("kubelet", "koordinator", "kueue")
 _PARAM = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
@@ -33,6 +37,7 @@ class BrokenCase:
     component: str
     file: str
     problems: list[Problem]
+    line: int | None = None
 
 
 @dataclass
@@ -43,6 +48,8 @@ class Corpus:
     problems: list[Problem] = field(default_factory=list)
     features: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    # User folders layered over root (see conformance/extra_corpus.py).
+    extra: tuple[ExtraCorpus, ...] = ()
 
     @cached_property
     def by_id(self) -> dict[str, Case]:
@@ -53,7 +60,7 @@ class Corpus:
         return set(self.by_id) | {b.id for b in self.broken}
 
     def hash(self) -> str:
-        return corpus_hash(self.root)
+        return corpus_hash(self.root, [e.path for e in self.extra])
 
     def unattributed_problems(self) -> list[Problem]:
         """Problems no broken case stands for: a file, a vocabulary or an id that
@@ -62,10 +69,15 @@ class Corpus:
         return [p for p in self.problems if p not in attributed]
 
 
-def corpus_hash(root: Path) -> str:
-    """sha256 over the corpus and the schemas, so a report names exactly what ran."""
+def corpus_hash(root: Path, extra: Sequence[Path] = ()) -> str:
+    """sha256 over the corpus, the schemas and any extra folders, so a report names
+    exactly what ran. Without extra folders the hash is what it always was."""
     digest = hashlib.sha256()
-    for base in (root, schemas.schemas_dir()):
+    for index, base in enumerate((root, schemas.schemas_dir(), *extra)):
+        if index >= 2:
+            # Marks where one extra folder starts, so moving a file between two
+            # folders changes the hash.
+            digest.update(b"\0extra\0")
         # Folders starting with "_" are not part of the corpus (staged, generated files).
         for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
                            and not any(part.startswith("_") for part in p.relative_to(base).parts)):
@@ -76,21 +88,22 @@ def corpus_hash(root: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def fixture_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
-    """The fixture files under root (or under the given paths), in a stable order."""
+def fixture_files(root: Path, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> list[Path]:
+    """The fixture files under root and the extra folders (or under the given
+    paths), in a stable order."""
+    roots = [root.resolve(), *(Path(e).resolve() for e in extra)]
     selected: list[Path] = []
-    for base in paths or [root]:
+    for base in paths or roots:
         base = base.resolve()
         candidates = [base] if base.is_file() else sorted(base.rglob("*.y*ml"))
         for path in candidates:
             if path.suffix not in (".yaml", ".yml"):
                 continue
-            try:
-                rel = path.relative_to(root.resolve())
-            except ValueError:
+            owner = next((r for r in roots if r in path.parents), None)
+            if owner is None:
                 selected.append(path)
                 continue
-            parts = rel.parts
+            parts = path.relative_to(owner).parts
             if parts[0] in ("features", "blocks") or any(p.startswith("_") for p in parts):
                 continue
             selected.append(path)
@@ -98,13 +111,26 @@ def fixture_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
 
 
 class _Loader:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, extra: Sequence[ExtraCorpus] = ()):
         self.root = root.resolve()
+        self.extra = tuple(extra)
         self.problems: list[Problem] = []
-        self._blocks: dict[str, Any] = {}
+        self._blocks: dict[Path, Any] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
+        # Where each case starts, so a duplicate of a broken case can name its line.
+        self._case_lines: dict[tuple[str, str], int | None] = {}
+        # The corpora whose blocks the file being loaded may use, nearest first.
+        self._scope: tuple[Path, ...] = (self.root,)
+
+    def owner(self, path: Path) -> ExtraCorpus | None:
+        """The extra folder holding path, if any."""
+        resolved = path.resolve()
+        return next((e for e in self.extra if e.path in resolved.parents), None)
 
     def rel(self, path: Path) -> str:
+        extra = self.owner(path)
+        if extra is not None:
+            return extra.name_of(path)
         try:
             return path.resolve().relative_to(self.root.parent).as_posix()
         except ValueError:
@@ -148,15 +174,19 @@ class _Loader:
                               f"block name {name!r} must be a relative name inside fixtures/blocks/ (no '..', no absolute path)")
         if name in stack:
             raise _BlockError(*where, "block-cycle", "blocks use each other in a cycle: " + " -> ".join(stack + (name,)))
-        if name not in self._blocks:
-            path = self.root / "blocks" / f"{name}.yaml"
-            if not path.is_file():
-                raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
+        places = [base / "blocks" / f"{name}.yaml" for base in self._scope]
+        path = next((p for p in places if p.is_file()), None)
+        if path is None:
+            known = [n for base in self._scope for n in block_names(base)]
+            raise _BlockError(*where, "block-missing",
+                              f"no block {name!r} (expected {' or '.join(self.rel(p) for p in places)})"
+                              + did_you_mean(name, known))
+        if path not in self._blocks:
             try:
-                self._blocks[name] = yamlload.load(path.read_text(encoding="utf-8"))
+                self._blocks[path] = yamlload.load(path.read_text(encoding="utf-8"))
             except yamlload.YAMLError as exc:
                 raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
-        return self.resolve(copy.deepcopy(self._blocks[name]), rel, line, case_id, pointer, stack + (name,))
+        return self.resolve(copy.deepcopy(self._blocks[path]), rel, line, case_id, pointer, stack + (name,))
 
     def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
                 stack: tuple[str, ...] = ()) -> Any:
@@ -191,6 +221,9 @@ class _Loader:
     # -- files ------------------------------------------------------------
     def load_file(self, path: Path, corpus: Corpus) -> None:
         rel = self.rel(path)
+        extra = self.owner(path)
+        home = extra.path if extra is not None else self.root
+        self._scope = (extra.path, self.root) if extra is not None else (self.root,)
         corpus.files.append(rel)
         try:
             doc = yamlload.load(path.read_text(encoding="utf-8"))
@@ -211,11 +244,11 @@ class _Loader:
             return
         component = doc["component"]
         try:
-            rel_in_corpus = path.resolve().relative_to(self.root)
+            rel_in_corpus = path.resolve().relative_to(home)
             if rel_in_corpus.parts[0] != component:
                 self.problems.append(
                     Problem(rel, yamlload.line_of(doc, ["component"]), None, "/component", "component-folder",
-                            f"a {component} fixture must live under fixtures/{component}/")
+                            f"a {component} fixture must live under {self.rel(home / component)}/")
                 )
         except ValueError:
             pass
@@ -230,6 +263,8 @@ class _Loader:
             self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
             return
         for index, raw_case in enumerate(cases):
+            if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str):
+                self._case_lines[(rel, raw_case["id"])] = yamlload.line_of(doc, ["cases", index])
             self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
 
     def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
@@ -286,12 +321,14 @@ class _Loader:
                 concrete_expect = substitute(expect, params)
             except _UnknownParameter as exc:
                 self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "matrix-parameter",
-                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"))
+                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"
+                                             + did_you_mean(exc.name, params)))
                 self._broken(corpus, derived, component, rel, before)
                 continue
             mark = len(self.problems)
             self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
             self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
+            self.check_result_keys(rel, doc, prefix, derived, component, merged["operation"], concrete_expect)
             if len(self.problems) > mark:
                 self._broken(corpus, derived, component, rel, mark)
                 continue
@@ -325,8 +362,9 @@ class _Loader:
             pointer = schemas.path_pointer(where)
             known = features.get(name)
             if known is None:
+                vocabulary = self.rel(self.root / "features" / f"{component}.yaml")
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer, "unknown-feature",
-                                             f"feature {name!r} is not in fixtures/features/{component}.yaml"))
+                                             f"feature {name!r} is not in {vocabulary}" + did_you_mean(name, features)))
             elif known["component"] != component:
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer,
                                              "feature-component", f"feature {name!r} belongs to {known['component']}"))
@@ -335,7 +373,8 @@ class _Loader:
             self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["operation"]), case_id,
                                          f"/cases/{prefix[1]}/operation",
                                          "unknown-operation",
-                                         f"{component} has no operation {operation!r} (no schemas/{schema})"))
+                                         f"{component} has no operation {operation!r} (no schemas/{schema})"
+                                         + did_you_mean(operation, schemas.operations().get(component, ()))))
             return
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
 
@@ -357,7 +396,8 @@ class _Loader:
             (name,) = dollar
             argument = value[name]
             if name not in _MATCHER_ARGUMENTS:
-                message = f"unknown matcher {name!r} (known: {', '.join(_MATCHER_ARGUMENTS)})"
+                message = (f"unknown matcher {name!r}{did_you_mean(name, _MATCHER_ARGUMENTS)} "
+                           f"(known: {', '.join(_MATCHER_ARGUMENTS)})")
             elif not _MATCHER_ARGUMENTS[name][0](argument):
                 message = f"{name} takes {_MATCHER_ARGUMENTS[name][1]}, not {argument!r}"
         if message:
@@ -367,6 +407,13 @@ class _Loader:
             return
         for key, item in value.items():
             self.check_matchers(rel, doc, prefix, case_id, item, path + [key])
+
+    def check_result_keys(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+                          expect: dict) -> None:
+        for unknown in result_keys.check(component, operation, expect.get("result")):
+            where = prefix + ["expect", "result"] + unknown.path
+            self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, schemas.path_pointer(where),
+                                         result_keys.RULE, unknown.message))
 
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
         """Yield (parameters, id label) per combination; None after a problem."""
@@ -392,7 +439,8 @@ class _Loader:
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
-            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+            line = self._case_lines.get((rel, case_id.split("[", 1)[0]))
+            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:], line))
 
 
 def _is_quantity(value: Any) -> bool:
@@ -486,12 +534,26 @@ def deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
-def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
+def load(root: Path | None = None, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> Corpus:
+    """Load the corpus at root (default: the bundled one) with the extra folders
+    layered over it (see conformance/extra_corpus.py).
+
+    With paths, only the fixture files under them are loaded, and their ids are
+    still checked against every other file of the corpus and the extra folders.
+    """
     root = (root or corpus_dir()).resolve()
-    loader = _Loader(root)
-    corpus = Corpus(root=root)
+    extras, setup_problems = prepare_extra(extra, root)
+    loader = _Loader(root, extras)
+    loader.problems.extend(setup_problems)
+    corpus = Corpus(root=root, extra=tuple(extras))
     corpus.features = loader.load_features()
-    for path in fixture_files(root, paths):
+    for one in extras:
+        loader.problems.extend(shadowed_blocks(one, root, loader.rel(root)))
+        if not fixture_files(root, [one.path], [one.path]):
+            loader.problems.append(Problem(one.label, None, None, "", "extra-corpus",
+                                           f"extra corpus {one.label} holds no <component>/*.yaml fixture file"))
+    selected = fixture_files(root, paths, [e.path for e in extras])
+    for path in selected:
         loader.load_file(path, corpus)
     seen: dict[str, Case | BrokenCase] = {}
     unique: list[Case] = []
@@ -499,7 +561,7 @@ def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
         if case.id in seen:
             first = seen[case.id]
             loader.problems.append(Problem(case.file, case.line or None, case.id, "/id", "duplicate-id",
-                                           f"id {case.id!r} is already used in {first.file}"))
+                                           f"id {case.id!r} is already used in {_place(first.file, first.line)}"))
             continue
         seen[case.id] = case
         unique.append(case)
@@ -508,12 +570,36 @@ def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
     unique_broken: list[BrokenCase] = []
     for broken in corpus.broken:
         if broken.id in seen:
-            loader.problems.append(Problem(broken.file, None, broken.id, "/id", "duplicate-id",
-                                           f"id {broken.id!r} is already used in {seen[broken.id].file}"))
+            first = seen[broken.id]
+            loader.problems.append(Problem(broken.file, broken.line, broken.id, "/id", "duplicate-id",
+                                           f"id {broken.id!r} is already used in {_place(first.file, first.line)}"))
             continue
         seen[broken.id] = broken
         unique_broken.append(broken)
+    if paths:
+        loader.problems.extend(_ids_used_elsewhere(loader, root, extras, selected, seen))
     corpus.broken = unique_broken
     corpus.cases = unique
     corpus.problems = loader.problems
     return corpus
+
+
+def _place(file: str, line: int | None) -> str:
+    return f"{file}:{line}" if line else file
+
+
+def _ids_used_elsewhere(loader: _Loader, root: Path, extras: Sequence[ExtraCorpus], selected: list[Path],
+                        loaded: dict[str, Case | BrokenCase]) -> list[Problem]:
+    """A duplicate-id problem for each loaded id that a file outside the selection
+    also defines."""
+    found = []
+    chosen = set(selected)
+    for path in fixture_files(root, None, [e.path for e in extras]):
+        if path in chosen:
+            continue
+        for case_id, line in case_ids.defined(path):
+            mine = loaded.get(case_id)
+            if mine is not None:
+                found.append(Problem(mine.file, mine.line or None, case_id, "/id", "duplicate-id",
+                                     f"id {case_id!r} is already used in {_place(loader.rel(path), line)}"))
+    return found
