@@ -107,7 +107,12 @@ def fixture_files(root: Path, paths: list[Path] | None = None, extra: Sequence[P
             if parts[0] in ("features", "blocks") or any(p.startswith("_") for p in parts):
                 continue
             selected.append(path)
-    return sorted(dict.fromkeys(selected))
+    # The bundled corpus first, then the extra folders in the order given: a
+    # duplicate is reported in the folder that came last, the user's.
+    def order(path: Path) -> tuple[int, Path]:
+        return next((i for i, r in enumerate(roots) if r in path.parents), len(roots)), path
+
+    return sorted(dict.fromkeys(selected), key=order)
 
 
 class _Loader:
@@ -117,8 +122,10 @@ class _Loader:
         self.problems: list[Problem] = []
         self._blocks: dict[Path, Any] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
-        # Where each case starts, so a duplicate of a broken case can name its line.
-        self._case_lines: dict[tuple[str, str], int | None] = {}
+        # Every id as written (id, file, line), in load order: ids are unique as
+        # written, whatever rows a matrix derives from them.
+        self.written: list[tuple[str, str, int | None]] = []
+        self._case_line: int | None = None
         # The corpora whose blocks the file being loaded may use, nearest first.
         self._scope: tuple[Path, ...] = (self.root,)
 
@@ -263,8 +270,9 @@ class _Loader:
             self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
             return
         for index, raw_case in enumerate(cases):
+            self._case_line = yamlload.line_of(doc, ["cases", index])
             if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str):
-                self._case_lines[(rel, raw_case["id"])] = yamlload.line_of(doc, ["cases", index])
+                self.written.append((raw_case["id"], rel, self._case_line))
             self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
 
     def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
@@ -439,8 +447,7 @@ class _Loader:
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
-            line = self._case_lines.get((rel, case_id.split("[", 1)[0]))
-            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:], line))
+            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:], self._case_line))
 
 
 def _is_quantity(value: Any) -> bool:
@@ -555,29 +562,22 @@ def load(root: Path | None = None, paths: list[Path] | None = None, extra: Seque
     selected = fixture_files(root, paths, [e.path for e in extras])
     for path in selected:
         loader.load_file(path, corpus)
+    loader.problems.extend(_reused_ids(loader.written))
+    if paths:
+        loader.problems.extend(_ids_used_elsewhere(loader, root, extras, selected))
+    # Each id is one record. An id written twice is reported above; what is left
+    # is a matrix deriving the same row twice.
     seen: dict[str, Case | BrokenCase] = {}
     unique: list[Case] = []
-    for case in corpus.cases:
-        if case.id in seen:
-            first = seen[case.id]
-            loader.problems.append(Problem(case.file, case.line or None, case.id, "/id", "duplicate-id",
-                                           f"id {case.id!r} is already used in {_place(first.file, first.line)}"))
-            continue
-        seen[case.id] = case
-        unique.append(case)
-    # A broken case becomes a record of its own, so a reused id would be
-    # counted twice.
     unique_broken: list[BrokenCase] = []
-    for broken in corpus.broken:
-        if broken.id in seen:
-            first = seen[broken.id]
-            loader.problems.append(Problem(broken.file, broken.line, broken.id, "/id", "duplicate-id",
-                                           f"id {broken.id!r} is already used in {_place(first.file, first.line)}"))
-            continue
-        seen[broken.id] = broken
-        unique_broken.append(broken)
-    if paths:
-        loader.problems.extend(_ids_used_elsewhere(loader, root, extras, selected, seen))
+    for record in [*corpus.cases, *corpus.broken]:
+        first = seen.get(record.id)
+        if first is None:
+            seen[record.id] = record
+            (unique if isinstance(record, Case) else unique_broken).append(record)
+        elif (first.file, first.line) == (record.file, record.line):
+            loader.problems.append(Problem(record.file, record.line or None, record.id, "/id", "duplicate-id",
+                                           f"the matrix gives the id {record.id!r} to two rows"))
     corpus.broken = unique_broken
     corpus.cases = unique
     corpus.problems = loader.problems
@@ -588,18 +588,33 @@ def _place(file: str, line: int | None) -> str:
     return f"{file}:{line}" if line else file
 
 
-def _ids_used_elsewhere(loader: _Loader, root: Path, extras: Sequence[ExtraCorpus], selected: list[Path],
-                        loaded: dict[str, Case | BrokenCase]) -> list[Problem]:
-    """A duplicate-id problem for each loaded id that a file outside the selection
-    also defines."""
+def _reused_ids(written: list[tuple[str, str, int | None]]) -> list[Problem]:
+    first: dict[str, tuple[str, int | None]] = {}
+    found = []
+    for case_id, file, line in written:
+        if case_id in first:
+            found.append(Problem(file, line, case_id, "/id", "duplicate-id",
+                                 f"id {case_id!r} is already used in {_place(*first[case_id])}"))
+        else:
+            first[case_id] = (file, line)
+    return found
+
+
+def _ids_used_elsewhere(loader: _Loader, root: Path, extras: Sequence[ExtraCorpus],
+                        selected: list[Path]) -> list[Problem]:
+    """A duplicate-id problem for each id of the selection that a file outside it
+    also uses."""
+    mine: dict[str, tuple[str, int | None]] = {}
+    for case_id, file, line in loader.written:
+        mine.setdefault(case_id, (file, line))
     found = []
     chosen = set(selected)
     for path in fixture_files(root, None, [e.path for e in extras]):
         if path in chosen:
             continue
-        for case_id, line in case_ids.defined(path):
-            mine = loaded.get(case_id)
-            if mine is not None:
-                found.append(Problem(mine.file, mine.line or None, case_id, "/id", "duplicate-id",
+        for case_id, line in case_ids.written(path):
+            if case_id in mine:
+                file, own_line = mine[case_id]
+                found.append(Problem(file, own_line, case_id, "/id", "duplicate-id",
                                      f"id {case_id!r} is already used in {_place(loader.rel(path), line)}"))
     return found
