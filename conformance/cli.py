@@ -231,7 +231,8 @@ def cmd_new(args) -> int:
     from conformance import skeleton
 
     try:
-        print(skeleton.render(args.component, args.operation), end="")
+        render = skeleton.render_file if args.file else skeleton.render
+        print(render(args.component, args.operation), end="")
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
     return EXIT_OK
@@ -438,9 +439,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a passing case stopped passing")
     p.set_defaults(fn=cmd_diff)
 
-    p = sub.add_parser("new", help="print a skeleton case to fill in")
+    p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")
     p.add_argument("component")
     p.add_argument("operation")
+    p.add_argument("--file", action="store_true", help="a complete fixture file: header, defaults and one case")
     p.set_defaults(fn=cmd_new)
 
     p = sub.add_parser("export", help="write the expanded corpus as plain JSON")
