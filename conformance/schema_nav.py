@@ -38,7 +38,13 @@ def root(document: str) -> Node:
 
 def resolve_ref(node: Node, ref: str) -> Node:
     target, _, fragment = ref.partition("#")
-    document = posixpath.normpath(posixpath.join(posixpath.dirname(node.document), target)) if target else node.document
+    if target.startswith(schemas.BASE_URI):
+        # The compiled validator rewrites references in place as absolute URIs.
+        document = target[len(schemas.BASE_URI):]
+    elif target:
+        document = posixpath.normpath(posixpath.join(posixpath.dirname(node.document), target))
+    else:
+        document = node.document
     value: Any = schemas.validator(document).schema
     for part in fragment.split("/")[1:]:
         part = part.replace("~1", "/").replace("~0", "~")
