@@ -3,6 +3,7 @@
 checked against the result schema, problems once per base case in file order
 with "did you mean", and `topoconf new --file`."""
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -51,6 +52,16 @@ def user_folder(tmp_path, files, blocks=None, name="mine"):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return folder
+
+
+def corpus_with(tmp_path, files):
+    """A copy of the test corpus with the given files added to it (for checks that
+    do not need an extra folder)."""
+    root = tmp_path / "fixtures"
+    shutil.copytree(CORPUS, root)
+    for rel, text in files.items():
+        (root / rel).write_text(textwrap.dedent(text))
+    return root
 
 
 # -- 1. --extra-corpus ------------------------------------------------------------
@@ -156,7 +167,7 @@ def test_an_id_written_twice_is_a_duplicate_even_when_a_matrix_derives_other_row
 # -- 3. keys under expect.result --------------------------------------------------
 
 def load_one(tmp_path, text):
-    return corpus_mod.load(CORPUS, extra=[user_folder(tmp_path, {"kubelet/own.yaml": HEAD + text})])
+    return corpus_mod.load(corpus_with(tmp_path, {"kubelet/own.yaml": HEAD + text}))
 
 
 def test_a_misspelt_result_key_is_reported_with_did_you_mean(tmp_path):
@@ -201,8 +212,8 @@ def test_the_bundled_corpus_has_no_unknown_result_key():
 def test_a_matrix_case_with_one_bad_value_reports_one_problem_naming_its_rows(tmp_path, capsys):
     case = CASE.format(id="mine.m").replace("preferred: true}]}]", 'preferred: true, score: "{{score}}"}]}]')
     case += "    matrix: {score: [10, ten], policy: [best-effort, restricted]}\n"
-    folder = user_folder(tmp_path, {"kubelet/own.yaml": HEAD + case})
-    assert main(["validate", "--corpus", str(CORPUS), "--extra-corpus", str(folder)]) == 1
+    root = corpus_with(tmp_path, {"kubelet/own.yaml": HEAD + case})
+    assert main(["validate", "--corpus", str(root)]) == 1
     lines = [line for line in capsys.readouterr().out.splitlines() if "mine.m" in line]
     assert len(lines) == 1
     assert "case mine.m (matrix rows [score=ten,policy=best-effort] [score=ten,policy=restricted]):" in lines[0]
@@ -211,20 +222,21 @@ def test_a_matrix_case_with_one_bad_value_reports_one_problem_naming_its_rows(tm
 def test_a_problem_in_every_row_says_so_once(tmp_path, capsys):
     case = CASE.format(id="mine.m").replace("{result: {affinity:", "{result: {afinity:")
     case += "    matrix: {policy: [best-effort, restricted, single-numa-node]}\n"
-    folder = user_folder(tmp_path, {"kubelet/own.yaml": HEAD + case})
-    assert main(["validate", "--corpus", str(CORPUS), "--extra-corpus", str(folder)]) == 1
+    root = corpus_with(tmp_path, {"kubelet/own.yaml": HEAD + case})
+    assert main(["validate", "--corpus", str(root)]) == 1
     (line,) = [line for line in capsys.readouterr().out.splitlines() if "mine.m" in line]
     assert "case mine.m (all 3 matrix rows): /cases/0/expect/result/afinity: [result-key]" in line
 
 
 def test_problems_are_sorted_by_file_and_line(tmp_path, capsys):
     # a.yaml's duplicate is only found after every file is loaded; it still comes first
-    folder = user_folder(tmp_path, {
+    root = corpus_with(tmp_path, {
         "kubelet/a.yaml": HEAD + CASE.format(id="mine.twice") + CASE.format(id="mine.twice"),
         "kubelet/b.yaml": HEAD + CASE.format(id="mine.b").replace("title: one", "title: 7\n    tittle: one"),
     })
-    assert main(["validate", "--corpus", str(CORPUS), "--extra-corpus", str(folder)]) == 1
-    places = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith(folder.as_posix())]
+    assert main(["validate", "--corpus", str(root)]) == 1
+    places = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith(("fixtures/kubelet/a.yaml", "fixtures/kubelet/b.yaml"))]
     assert len(places) >= 3
     keys = [(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places]
     assert keys == sorted(keys) and keys[0][0].endswith("a.yaml")
@@ -240,14 +252,14 @@ def test_problems_are_sorted_by_file_and_line(tmp_path, capsys):
 def test_unknown_names_come_with_did_you_mean(tmp_path, change, rule, suggestion):
     text = HEAD + CASE.format(id="mine.x") + "    matrix: {policy: [best-effort]}\n"
     text = text.replace(*change)
-    corpus = corpus_mod.load(CORPUS, extra=[user_folder(tmp_path, {"kubelet/own.yaml": text})])
+    corpus = corpus_mod.load(corpus_with(tmp_path, {"kubelet/own.yaml": text}))
     problems = [p for p in corpus.problems if p.rule == rule]
     assert problems and all(f"did you mean '{suggestion}'" in p.message for p in problems)
 
 
 def test_an_unknown_feature_names_the_vocabulary_file_actually_read(tmp_path):
     text = HEAD.replace("[kubelet.merge,", "[kubelet.nope,") + CASE.format(id="mine.x")
-    corpus = corpus_mod.load(CORPUS, extra=[user_folder(tmp_path, {"kubelet/own.yaml": text})])
+    corpus = corpus_mod.load(CORPUS, paths=[user_folder(tmp_path, {"kubelet/own.yaml": text})])
     (problem,) = corpus.problems
     assert "is not in corpus/features/kubelet.yaml" in problem.message
 
