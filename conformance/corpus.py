@@ -121,6 +121,7 @@ class _Loader:
         self.extra = tuple(extra)
         self.problems: list[Problem] = []
         self._blocks: dict[Path, Any] = {}
+        self._block_files: dict[tuple[tuple[Path, ...], str], Path | None] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
         # Every id as written (id, file, line), in load order: ids are unique as
         # written, whatever rows a matrix derives from them.
@@ -182,7 +183,10 @@ class _Loader:
         if name in stack:
             raise _BlockError(*where, "block-cycle", "blocks use each other in a cycle: " + " -> ".join(stack + (name,)))
         places = [base / "blocks" / f"{name}.yaml" for base in self._scope]
-        path = next((p for p in places if p.is_file()), None)
+        key = (self._scope, name)
+        if key not in self._block_files:
+            self._block_files[key] = next((p for p in places if p.is_file()), None)
+        path = self._block_files[key]
         if path is None:
             known = [n for base in self._scope for n in block_names(base)]
             raise _BlockError(*where, "block-missing",
