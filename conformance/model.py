@@ -184,5 +184,7 @@ def bounded(value: Any, limit: int = DETAIL_LIMIT) -> tuple[Any, bool]:
     text (a string) and True: a huge answer must not make a huge report."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False)
     if len(text) <= limit:
-        return value, False
+        # A plain copy: the loader's located mappings are dict subclasses that
+        # a YAML rendering of the report would refuse.
+        return json.loads(text), False
     return text[:limit], True
