@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from conformance import __version__, schemas, session
+from conformance import __version__, extra_corpus, problem_report, schemas, session
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
@@ -55,6 +55,23 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", action="append", metavar="GLOB", help="only cases whose id matches (repeatable)")
     parser.add_argument("--component", action="append", metavar="C", help="only this component (repeatable)")
     parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+
+
+def _add_extra_corpus(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--extra-corpus", action="append", type=Path, default=[], metavar="DIR",
+                        help="a folder of your own <component>/*.yaml fixtures (and blocks/), layered over the "
+                             "corpus; repeatable")
+
+
+def _load_with_extra(args):
+    """The corpus with the --extra-corpus folders; a folder that cannot be used
+    is a usage error, never a silently smaller corpus."""
+    corpus = corpus_mod.load(args.corpus, extra=args.extra_corpus)
+    unusable = [p for p in corpus.problems if p.rule == extra_corpus.RULE]
+    if unusable:
+        _print_problems(unusable, sys.stderr)
+        raise UsageError("an --extra-corpus folder is not usable")
+    return corpus
 
 
 def _print_problems(problems, stream=None) -> None:
@@ -126,7 +143,9 @@ def cmd_run(args) -> int:
     return judged.code
 
 
-def validate_all(paths: list[Path] | None, root: Path | None):
+def validate_all(paths: list[Path] | None, root: Path | None, extra: list[Path] | tuple[Path, ...] = ()):
+    """The corpus and every problem, one per base case (matrix rows merged) in file
+    and line order."""
     problems = []
     root = root or corpus_dir()
     session.check_corpus_folder(root)
@@ -137,10 +156,10 @@ def validate_all(paths: list[Path] | None, root: Path | None):
             problems.append(corpus_mod.Problem(str(path), None, None, "", "schema", str(exc).splitlines()[0]))
     for path in paths or []:
         # A mistyped path must not pass as a clean corpus.
-        if not corpus_mod.fixture_files(root, [path]):
+        if not corpus_mod.fixture_files(root, [path], extra):
             what = "holds no fixture file" if path.exists() else "does not exist"
             problems.append(corpus_mod.Problem(str(path), None, None, "", "path", f"{path} {what}"))
-    corpus = corpus_mod.load(root, paths)
+    corpus = corpus_mod.load(root, paths, extra)
     problems += corpus.problems
     # The bundled expectations name cases of the bundled corpus; against any
     # other corpus every entry would look stale.
@@ -148,11 +167,11 @@ def validate_all(paths: list[Path] | None, root: Path | None):
         for path in sorted(expectations_dir().glob("*.yaml")):
             expectations, found = expectations_mod.load(path)
             problems += found or expectations.stale(corpus.all_ids)
-    return corpus, problems
+    return corpus, problem_report.condense(problems, problem_report.row_counts(corpus.all_ids))
 
 
 def cmd_validate(args) -> int:
-    corpus, problems = validate_all([Path(p) for p in args.paths] or None, args.corpus)
+    corpus, problems = validate_all([Path(p) for p in args.paths] or None, args.corpus, args.extra_corpus)
     _print_problems(problems)
     print(f"{len(corpus.files)} files, {len(corpus.cases)} valid cases, {len(corpus.broken)} broken cases, "
           f"{len(problems)} problems.")
@@ -161,7 +180,7 @@ def cmd_validate(args) -> int:
 
 def cmd_list(args) -> int:
     session.check_corpus_folder(args.corpus or corpus_dir())
-    corpus = corpus_mod.load(args.corpus)
+    corpus = _load_with_extra(args)
     cases, _ = select(corpus, _selection(args, corpus))
     if not cases:
         raise UsageError("the selection holds no case")
@@ -213,7 +232,8 @@ def cmd_new(args) -> int:
     from conformance import skeleton
 
     try:
-        print(skeleton.render(args.component, args.operation), end="")
+        render = skeleton.render_file if args.file else skeleton.render
+        print(render(args.component, args.operation), end="")
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
     return EXIT_OK
@@ -225,7 +245,7 @@ def cmd_export(args) -> int:
     if args.format != "json":
         raise UsageError("only --format json is supported")
     session.check_corpus_folder(args.corpus or corpus_dir())
-    corpus = corpus_mod.load(args.corpus)
+    corpus = corpus_mod.load(args.corpus, extra=args.extra_corpus)
     if corpus.problems:
         _print_problems(corpus.problems, sys.stderr)
         raise UsageError("the corpus has problems; fix them (topoconf validate) before exporting")
@@ -393,14 +413,17 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("validate", help="check fixture files, blocks, schemas and expectations")
-    p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus)")
+    p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus); their ids are "
+                                             "still checked against the whole corpus")
     p.add_argument("--corpus", type=Path, default=None)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_validate)
 
     p = sub.add_parser("list", help="cases and features, with counts")
     p.add_argument("--ids", action="store_true", help="list case ids and titles")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _add_selection(p)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_list)
 
     p = sub.add_parser("report", help="re-render compliance.md, compliance.html and junit.xml from results.json")
@@ -417,15 +440,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on-regression", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(fn=cmd_diff)
 
-    p = sub.add_parser("new", help="print a skeleton case to fill in")
+    p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")
     p.add_argument("component")
     p.add_argument("operation")
+    p.add_argument("--file", action="store_true", help="a complete fixture file: header, defaults and one case")
     p.set_defaults(fn=cmd_new)
 
     p = sub.add_parser("export", help="write the expanded corpus as plain JSON")
     p.add_argument("dir")
     p.add_argument("--format", default="json")
     p.add_argument("--corpus", type=Path, default=None)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_export)
 
     p = sub.add_parser("fuzz", help="generated cases on an implementation and on the reference; disagreements "

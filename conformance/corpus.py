@@ -13,15 +13,18 @@ import hashlib
 import itertools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import bounds, feature_claims, quantity, schemas, yamlload
+from conformance import bounds, case_ids, feature_claims, quantity, result_keys, schemas, yamlload
+from conformance.extra_corpus import ExtraCorpus, block_names, shadowed_blocks
+from conformance.extra_corpus import prepare as prepare_extra
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
+from conformance.suggest import did_you_mean
 
 COMPONENTS = ("kubelet", "koordinator", "kueue")
 # The key of a list-of-rows matrix row that holds the row's own feature claims.
@@ -38,6 +41,7 @@ class BrokenCase:
     component: str
     file: str
     problems: list[Problem]
+    line: int | None = None
 
 
 @dataclass
@@ -48,6 +52,8 @@ class Corpus:
     problems: list[Problem] = field(default_factory=list)
     features: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    # User folders layered over root (see conformance/extra_corpus.py).
+    extra: tuple[ExtraCorpus, ...] = ()
 
     @cached_property
     def by_id(self) -> dict[str, Case]:
@@ -58,7 +64,7 @@ class Corpus:
         return set(self.by_id) | {b.id for b in self.broken}
 
     def hash(self) -> str:
-        return corpus_hash(self.root)
+        return corpus_hash(self.root, [e.path for e in self.extra])
 
     def unattributed_problems(self) -> list[Problem]:
         """Problems no broken case stands for: a file, a vocabulary or an id that
@@ -67,10 +73,15 @@ class Corpus:
         return [p for p in self.problems if p not in attributed]
 
 
-def corpus_hash(root: Path) -> str:
-    """sha256 over the corpus and the schemas, so a report names exactly what ran."""
+def corpus_hash(root: Path, extra: Sequence[Path] = ()) -> str:
+    """sha256 over the corpus, the schemas and any extra folders, so a report names
+    exactly what ran. Without extra folders the hash is what it always was."""
     digest = hashlib.sha256()
-    for base in (root, schemas.schemas_dir()):
+    for index, base in enumerate((root, schemas.schemas_dir(), *extra)):
+        if index >= 2:
+            # Marks where one extra folder starts, so moving a file between two
+            # folders changes the hash.
+            digest.update(b"\0extra\0")
         # Folders starting with "_" are not part of the corpus (staged, generated files).
         for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
                            and not any(part.startswith("_") for part in p.relative_to(base).parts)):
@@ -81,37 +92,51 @@ def corpus_hash(root: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def fixture_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
-    """The fixture files under root (or under the given paths), in a stable order."""
+def fixture_files(root: Path, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> list[Path]:
+    """The fixture files under root and the extra folders (or under the given
+    paths), in a stable order."""
+    roots = [root.resolve(), *(Path(e).resolve() for e in extra)]
     selected: list[Path] = []
-    for base in paths or [root]:
+    for base in paths or roots:
         base = base.resolve()
         candidates = [base] if base.is_file() else sorted(base.rglob("*.y*ml"))
         for path in candidates:
             if path.suffix not in (".yaml", ".yml"):
                 continue
-            try:
-                rel = path.relative_to(root.resolve())
-            except ValueError:
+            owner = next((r for r in roots if r in path.parents), None)
+            if owner is None:
                 selected.append(path)
                 continue
-            parts = rel.parts
+            parts = path.relative_to(owner).parts
             if parts[0] in ("features", "blocks") or any(p.startswith("_") for p in parts):
                 continue
             selected.append(path)
-    return sorted(dict.fromkeys(selected))
+    # The bundled corpus first, then the extra folders in the order given: a
+    # duplicate is reported in the folder that came last, the user's.
+    def order(path: Path) -> tuple[int, Path]:
+        return next((i for i, r in enumerate(roots) if r in path.parents), len(roots)), path
+
+    return sorted(dict.fromkeys(selected), key=order)
 
 
 class _Loader:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, extra: Sequence[ExtraCorpus] = ()):
         self.root = root.resolve()
+        self.extra = tuple(extra)
         self.problems: list[Problem] = []
-        self._blocks: dict[str, Any] = {}
+        self._blocks: dict[Path, Any] = {}
+        self._block_files: dict[tuple[tuple[Path, ...], str], Path | None] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
         # Per file: values built while expanding its cases, and cases made.
         self._spent = 0
         self._made = 0
         self._stopped = False
+        # Every id as written (id, file, line), in load order: ids are unique as
+        # written, whatever rows a matrix derives from them.
+        self.written: list[tuple[str, str, int | None]] = []
+        self._case_line: int | None = None
+        # The corpora whose blocks the file being loaded may use, nearest first.
+        self._scope: tuple[Path, ...] = (self.root,)
 
     def _charge_row(self, sizes: dict[str, int], rel: str, line: int | None, case_id: str, pointer: str,
                     name: str | None) -> None:
@@ -128,7 +153,15 @@ class _Loader:
                               f"the cases of this file expand to more than {bounds.MAX_FILE_VALUES} values "
                               "(each use of a block, of shared input and of a matrix parameter is a copy)")
 
+    def owner(self, path: Path) -> ExtraCorpus | None:
+        """The extra folder holding path, if any."""
+        resolved = path.resolve()
+        return next((e for e in self.extra if e.path in resolved.parents), None)
+
     def rel(self, path: Path) -> str:
+        extra = self.owner(path)
+        if extra is not None:
+            return extra.name_of(path)
         try:
             return path.resolve().relative_to(self.root.parent).as_posix()
         except ValueError:
@@ -172,19 +205,26 @@ class _Loader:
                               f"block name {name!r} must be a relative name inside fixtures/blocks/ (no '..', no absolute path)")
         if name in stack:
             raise _BlockError(*where, "block-cycle", "blocks use each other in a cycle: " + " -> ".join(stack + (name,)))
-        if name not in self._blocks:
-            path = self.root / "blocks" / f"{name}.yaml"
-            if not path.is_file():
-                raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
+        places = [base / "blocks" / f"{name}.yaml" for base in self._scope]
+        key = (self._scope, name)
+        if key not in self._block_files:
+            self._block_files[key] = next((p for p in places if p.is_file()), None)
+        path = self._block_files[key]
+        if path is None:
+            known = [n for base in self._scope for n in block_names(base)]
+            raise _BlockError(*where, "block-missing",
+                              f"no block {name!r} (expected {' or '.join(self.rel(p) for p in places)})"
+                              + did_you_mean(name, known))
+        if path not in self._blocks:
             try:
                 # Plain values: a line inside the block file would be reported
                 # against the fixture file that uses the block.
-                self._blocks[name] = yamlload.plain(yamlload.load_file(path))
+                self._blocks[path] = yamlload.plain(yamlload.load_file(path))
             except yamlload.YAMLError as exc:
                 raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
         # resolve builds new mappings and lists all the way down, so the cached
         # block is never shared with a case.
-        return self.resolve(self._blocks[name], rel, line, case_id, pointer, stack + (name,))
+        return self.resolve(self._blocks[path], rel, line, case_id, pointer, stack + (name,))
 
     def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
                 stack: tuple[str, ...] = ()) -> Any:
@@ -224,6 +264,9 @@ class _Loader:
     # -- files ------------------------------------------------------------
     def load_file(self, path: Path, corpus: Corpus) -> None:
         rel = self.rel(path)
+        extra = self.owner(path)
+        home = extra.path if extra is not None else self.root
+        self._scope = (extra.path, self.root) if extra is not None else (self.root,)
         corpus.files.append(rel)
         self._spent = self._made = 0
         self._stopped = False
@@ -246,11 +289,11 @@ class _Loader:
             return
         component = doc["component"]
         try:
-            rel_in_corpus = path.resolve().relative_to(self.root)
+            rel_in_corpus = path.resolve().relative_to(home)
             if rel_in_corpus.parts[0] != component:
                 self.problems.append(
                     Problem(rel, yamlload.line_of(doc, ["component"]), None, "/component", "component-folder",
-                            f"a {component} fixture must live under fixtures/{component}/")
+                            f"a {component} fixture must live under {self.rel(home / component)}/")
                 )
         except ValueError:
             pass
@@ -268,6 +311,9 @@ class _Loader:
             if self._stopped:
                 # The limit's problem is reported once; the rest of the file is not loaded.
                 return
+            self._case_line = yamlload.line_of(doc, ["cases", index])
+            if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str):
+                self.written.append((raw_case["id"], rel, self._case_line))
             self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
 
     def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
@@ -338,7 +384,8 @@ class _Loader:
                 concrete_expect = substitute(expect, params, charge)
             except _UnknownParameter as exc:
                 self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "matrix-parameter",
-                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"))
+                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"
+                                             + did_you_mean(exc.name, params)))
                 self._broken(corpus, derived, component, rel, before)
                 continue
             except _BlockError as exc:
@@ -351,6 +398,7 @@ class _Loader:
                 self.check_claims(rel, doc, prefix, derived, component, merged["operation"], concrete_input,
                                   claims, corpus.features)
             self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
+            self.check_result_keys(rel, doc, prefix, derived, component, merged["operation"], concrete_expect)
             if len(self.problems) > mark:
                 self._broken(corpus, derived, component, rel, mark)
                 continue
@@ -380,8 +428,9 @@ class _Loader:
             pointer = schemas.path_pointer(where)
             known = features.get(name)
             if known is None:
+                vocabulary = self.rel(self.root / "features" / f"{component}.yaml")
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer, "unknown-feature",
-                                             f"feature {name!r} is not in fixtures/features/{component}.yaml"))
+                                             f"feature {name!r} is not in {vocabulary}" + did_you_mean(name, features)))
             elif known["component"] != component:
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer,
                                              "feature-component", f"feature {name!r} belongs to {known['component']}"))
@@ -390,7 +439,8 @@ class _Loader:
             self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["operation"]), case_id,
                                          f"/cases/{prefix[1]}/operation",
                                          "unknown-operation",
-                                         f"{component} has no operation {operation!r} (no schemas/{schema})"))
+                                         f"{component} has no operation {operation!r} (no schemas/{schema})"
+                                         + did_you_mean(operation, schemas.operations().get(component, ()))))
             return
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
 
@@ -426,7 +476,8 @@ class _Loader:
             (name,) = dollar
             argument = value[name]
             if name not in _MATCHER_ARGUMENTS:
-                message = f"unknown matcher {name!r} (known: {', '.join(_MATCHER_ARGUMENTS)})"
+                message = (f"unknown matcher {name!r}{did_you_mean(name, _MATCHER_ARGUMENTS)} "
+                           f"(known: {', '.join(_MATCHER_ARGUMENTS)})")
             elif not _MATCHER_ARGUMENTS[name][0](argument):
                 message = f"{name} takes {_MATCHER_ARGUMENTS[name][1]}, not {argument!r}"
         if message:
@@ -436,6 +487,13 @@ class _Loader:
             return
         for key, item in value.items():
             self.check_matchers(rel, doc, prefix, case_id, item, path + [key])
+
+    def check_result_keys(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+                          expect: dict) -> None:
+        for unknown in result_keys.check(component, operation, expect.get("result")):
+            where = prefix + ["expect", "result"] + unknown.path
+            self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, schemas.path_pointer(where),
+                                         result_keys.RULE, unknown.message))
 
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
         """Yield (parameters, id label, row index or None) per combination; None
@@ -464,7 +522,7 @@ class _Loader:
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
-            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:], self._case_line))
 
 
 def _matrix_rows(matrix: Any) -> int:
@@ -593,34 +651,80 @@ def deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
-def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
+def load(root: Path | None = None, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> Corpus:
+    """Load the corpus at root (default: the bundled one) with the extra folders
+    layered over it (see conformance/extra_corpus.py).
+
+    With paths, only the fixture files under them are loaded, and their ids are
+    still checked against every other file of the corpus and the extra folders.
+    """
     root = (root or corpus_dir()).resolve()
-    loader = _Loader(root)
-    corpus = Corpus(root=root)
+    extras, setup_problems = prepare_extra(extra, root)
+    loader = _Loader(root, extras)
+    loader.problems.extend(setup_problems)
+    corpus = Corpus(root=root, extra=tuple(extras))
     corpus.features = loader.load_features()
-    for path in fixture_files(root, paths):
+    for one in extras:
+        loader.problems.extend(shadowed_blocks(one, root, loader.rel(root)))
+        if not fixture_files(root, [one.path], [one.path]):
+            loader.problems.append(Problem(one.label, None, None, "", "extra-corpus",
+                                           f"extra corpus {one.label} holds no <component>/*.yaml fixture file"))
+    selected = fixture_files(root, paths, [e.path for e in extras])
+    for path in selected:
         loader.load_file(path, corpus)
+    loader.problems.extend(_reused_ids(loader.written))
+    if paths:
+        loader.problems.extend(_ids_used_elsewhere(loader, root, extras, selected))
+    # Each id is one record. An id written twice is reported above; what is left
+    # is a matrix deriving the same row twice.
     seen: dict[str, Case | BrokenCase] = {}
     unique: list[Case] = []
-    for case in corpus.cases:
-        if case.id in seen:
-            first = seen[case.id]
-            loader.problems.append(Problem(case.file, case.line or None, case.id, "/id", "duplicate-id",
-                                           f"id {case.id!r} is already used in {first.file}"))
-            continue
-        seen[case.id] = case
-        unique.append(case)
-    # A broken case becomes a record of its own, so a reused id would be
-    # counted twice.
     unique_broken: list[BrokenCase] = []
-    for broken in corpus.broken:
-        if broken.id in seen:
-            loader.problems.append(Problem(broken.file, None, broken.id, "/id", "duplicate-id",
-                                           f"id {broken.id!r} is already used in {seen[broken.id].file}"))
-            continue
-        seen[broken.id] = broken
-        unique_broken.append(broken)
+    for record in [*corpus.cases, *corpus.broken]:
+        first = seen.get(record.id)
+        if first is None:
+            seen[record.id] = record
+            (unique if isinstance(record, Case) else unique_broken).append(record)
+        elif (first.file, first.line) == (record.file, record.line):
+            loader.problems.append(Problem(record.file, record.line or None, record.id, "/id", "duplicate-id",
+                                           f"the matrix gives the id {record.id!r} to two rows"))
     corpus.broken = unique_broken
     corpus.cases = unique
     corpus.problems = loader.problems
     return corpus
+
+
+def _place(file: str, line: int | None) -> str:
+    return f"{file}:{line}" if line else file
+
+
+def _reused_ids(written: list[tuple[str, str, int | None]]) -> list[Problem]:
+    first: dict[str, tuple[str, int | None]] = {}
+    found = []
+    for case_id, file, line in written:
+        if case_id in first:
+            found.append(Problem(file, line, case_id, "/id", "duplicate-id",
+                                 f"id {case_id!r} is already used in {_place(*first[case_id])}"))
+        else:
+            first[case_id] = (file, line)
+    return found
+
+
+def _ids_used_elsewhere(loader: _Loader, root: Path, extras: Sequence[ExtraCorpus],
+                        selected: list[Path]) -> list[Problem]:
+    """A duplicate-id problem for each id of the selection that a file outside it
+    also uses."""
+    mine: dict[str, tuple[str, int | None]] = {}
+    for case_id, file, line in loader.written:
+        mine.setdefault(case_id, (file, line))
+    found = []
+    chosen = set(selected)
+    for path in fixture_files(root, None, [e.path for e in extras]):
+        if path in chosen:
+            continue
+        for case_id, line in case_ids.written(path):
+            if case_id in mine:
+                file, own_line = mine[case_id]
+                found.append(Problem(file, own_line, case_id, "/id", "duplicate-id",
+                                     f"id {case_id!r} is already used in {_place(loader.rel(path), line)}"))
+    return found

@@ -63,10 +63,18 @@ class Problem:
     pointer: str
     rule: str
     message: str
+    # For a problem shared by rows of a matrix case: case_id is the base id and
+    # these are the rows' labels (see conformance/problem_report.py).
+    rows: tuple[str, ...] = ()
+    all_rows: bool = False
 
     def render(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         case = f" case {self.case_id}:" if self.case_id else ""
+        if self.rows:
+            which = f"all {len(self.rows)} matrix rows" if self.all_rows else \
+                ("matrix row " if len(self.rows) == 1 else "matrix rows ") + " ".join(self.rows)
+            case = f" case {self.case_id} ({which}):"
         pointer = self.pointer or "/"
         return f"{where}:{case} {pointer}: [{self.rule}] {self.message}"
 
@@ -176,5 +184,7 @@ def bounded(value: Any, limit: int = DETAIL_LIMIT) -> tuple[Any, bool]:
     text (a string) and True: a huge answer must not make a huge report."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False)
     if len(text) <= limit:
-        return value, False
+        # A plain copy: the loader's located mappings are dict subclasses that
+        # a YAML rendering of the report would refuse.
+        return json.loads(text), False
     return text[:limit], True

@@ -15,6 +15,8 @@ from referencing import Registry, Resource
 from conformance.paths import schemas_dir
 
 _BASE = "file:///schemas/"
+# Every schema's URI is this plus its path under schemas/.
+BASE_URI = _BASE
 
 
 @cache

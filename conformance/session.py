@@ -14,6 +14,7 @@ from typing import Any
 
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
+from conformance import problem_report
 from conformance.adapters import Adapter, Hello, Limits
 from conformance.corpus import Corpus
 from conformance.expectations import Expectations
@@ -138,7 +139,7 @@ def load_corpus(settings: Settings, paths: list[Path] | None = None) -> Corpus:
     lost = corpus.unattributed_problems()
     if lost:
         raise SessionError("the corpus has problems that lose cases; fix them (topoconf validate) before running",
-                           lost)
+                           problem_report.condense(lost, problem_report.row_counts(corpus.all_ids)))
     return corpus
 
 

@@ -254,3 +254,13 @@ def test_the_buggy_kubelet_gets_true_counts_a_failing_exit_and_actionable_entrie
     words[words.index("--report-dir") + 1] = str(rerun_dir)
     assert main(words[1:] + ["--quiet"]) == 1
     assert [r["id"] for r in results(tmp_path, "rerun")["records"]] == [failure["id"]]
+
+
+def test_a_kept_input_is_plain_data_whatever_the_loader_made_of_it():
+    from conformance.model import bounded
+    from conformance.yamlload import load
+
+    located = load("a: {b: [1, 2]}\n")
+    value, cut = bounded(located)
+    assert not cut and type(value) is dict and type(value["a"]) is dict
+    assert details.as_text(value, cut) == "a:\n  b: [1, 2]"
