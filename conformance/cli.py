@@ -206,11 +206,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_report(args) -> int:
-    try:
-        document = results_mod.load(Path(args.results))
-    except (OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
-    directory = Path(args.out) if args.out else Path(args.results).parent
+    source = Path(args.results)
+    document = session.load_results(source)
+    directory = Path(args.out) if args.out else (source if source.is_dir() else source.parent)
     for path in results_mod.write_all(document, directory)[1:]:
         print(f"wrote {path}")
     return EXIT_OK
@@ -427,7 +425,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_list)
 
     p = sub.add_parser("report", help="re-render compliance.md, compliance.html and junit.xml from results.json")
-    p.add_argument("results")
+    p.add_argument("results", help="a results.json or the report folder holding it")
     p.add_argument("--out", help="folder to write to (default: beside results.json)")
     p.set_defaults(fn=cmd_report)
 
