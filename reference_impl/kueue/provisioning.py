@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from reference_impl.errors import InvalidInput
 
 from . import objects, quantities
+from .admission import assign_pod_sets
 from .hot_swap import EVENT_TYPES as NODE_EVENT_TYPES
 from .inputs import Refused, parse_common, parse_pod_sets
 from .resources import add
@@ -48,8 +49,6 @@ def _quota(raw, flavor_name: str) -> dict[str, int] | None:
 
 class Flow:
     def __init__(self, input_: Mapping):
-        from .operations import assign_pod_sets
-        self.assign_pod_sets = assign_pod_sets
         self.common = parse_common(input_)
         wl = input_.get("workload")
         if not isinstance(wl, Mapping):
@@ -111,7 +110,7 @@ class Flow:
                 entry = merged.setdefault(name, {"nodeSelector": {}, "tolerations": []})
                 entry["nodeSelector"].update(update["nodeSelector"])
                 entry["tolerations"].extend(update["tolerations"])
-        result = self.assign_pod_sets(self.common, self.pod_sets, merged)
+        result = assign_pod_sets(self.common, self.pod_sets, merged)
         if "rejected" in result:
             self.rejected = result["rejected"]
             self.deactivated = True
