@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import itertools
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -543,8 +544,6 @@ def _text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, (dict, list)):
-        import json
-
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
     return str(value)
 
