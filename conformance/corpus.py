@@ -493,20 +493,12 @@ def _row_claims(defaults: dict, raw_case: dict, prefix: list, row: int | None,
     return list(claims.items())
 
 
-def _is_quantity(value: Any) -> bool:
-    try:
-        quantity.parse(value)
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return True
-
-
 _MATCHER_ARGUMENTS = {
     "$contains": (lambda a: isinstance(a, str), "a string"),
     "$unordered": (lambda a: isinstance(a, list), "a list"),
     "$absent": (lambda a: a is True, "true"),
     "$exact": (lambda a: isinstance(a, dict), "a mapping"),
-    "$quantity": (_is_quantity, "a Kubernetes quantity"),
+    "$quantity": (quantity.is_quantity, "a Kubernetes quantity"),
     "$any": (lambda a: a is True, "true"),
 }
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..numa import bitmask
+from ..refusal import Refusal
 from . import cpulist, numa_resources, release_variants, scoring, topology
 from . import merge as merge_mod
 from .args import parse_args
@@ -19,7 +20,6 @@ from .node import parse_node
 from .pipeline import decide, mask_key
 from .pod import parse_pod
 from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
-from .refusal import Refusal
 
 
 def _mapping(input_: Any) -> Mapping:

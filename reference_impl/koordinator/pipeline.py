@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..numa import bitmask
+from ..refusal import Refusal
 from . import cpulist, deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
@@ -15,7 +16,6 @@ from .hints import Hint
 from .merge import merge, refusal_reason
 from .node import Node
 from .pod import Pod
-from .refusal import Refusal
 
 
 @dataclass

@@ -5,10 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import quantity
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
-from . import quantity
 from .pods import MEMORY, is_hugepages
+
+
+def bytes_of(raw: object, field: str) -> int:
+    q = quantity.parse_input(raw, field)
+    if q < 0:
+        raise InvalidInput(field, f"must not be negative: {raw!r}")
+    return quantity.value(q)
 
 
 def parse_cpuset(text: object, field_name: str) -> set[int]:
@@ -116,10 +123,10 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         if cpu_ids:
             next_cpu = max(next_cpu, max(cpu_ids) + 1)
         cpus_by_node[nid] = cpu_ids
-        cells = {MEMORY: MemoryCell(quantity.bytes_of(entry.get("memory", 0), f"{f}/memory"))}
+        cells = {MEMORY: MemoryCell(bytes_of(entry.get("memory", 0), f"{f}/memory"))}
         for key, q in entry.items():
             if is_hugepages(key):
-                cells[key] = MemoryCell(quantity.bytes_of(q, f"{f}/{key}"))
+                cells[key] = MemoryCell(bytes_of(q, f"{f}/{key}"))
                 types.add(key)
         memory[nid] = cells
         devices = entry.get("devices") or {}
@@ -206,7 +213,7 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
         touched_memory = False
         for key, q in entry.items():
             if key == MEMORY or is_hugepages(key):
-                n = quantity.bytes_of(q, f"{f}/{key}")
+                n = bytes_of(q, f"{f}/{key}")
                 cell = state.memory[nid].get(key)
                 if cell is None or n > cell.free:
                     raise InvalidInput(f"{f}/{key}", f"more than NUMA node {nid} has free")

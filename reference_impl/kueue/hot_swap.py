@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import gates as g
 from . import objects, topology
 from .annotations import IS_GROUP_WORKLOAD
-from .inputs import Refused, parse_common, parse_pod_sets
+from .inputs import parse_common, parse_pod_sets
 from .objects import HOSTNAME, Assignment, Condition, Node, Taint
 from .placement import NotFit
 from .replacement import find_replacement
@@ -443,8 +444,8 @@ def _num(value: float):
 def run(input_: Mapping) -> dict:
     try:
         sim = Simulation(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     events = input_.get("events")
     if not isinstance(events, list):
         raise InvalidInput("events", "required list")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import annotations as ann
 from . import hot_swap, objects, provisioning, topology, validation
 from .admission import assign_pod_sets
 from .gates import MULTI_LAYER
-from .inputs import Refused, parse_common, parse_pod_sets, resolve_gates
+from .inputs import parse_common, parse_pod_sets, resolve_gates
 from .placement import untolerated_taint
 from .resources import add, count_in, plus_one_pod
 
@@ -18,8 +19,8 @@ from .resources import add, count_in, plus_one_pod
 def validate(input_: Mapping) -> dict:
     try:
         gates = resolve_gates(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     pod_sets = parse_pod_sets(input_.get("podSets"), "podSets")
     multi_layer = gates.enabled(MULTI_LAYER)
     errors = validation.webhook_errors(pod_sets, multi_layer)
@@ -47,8 +48,8 @@ def _flavor_name(input_: Mapping) -> str:
 def capacity(input_: Mapping) -> dict:
     try:
         common = parse_common(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
     pod_set = None
     if input_.get("podSet") is not None:
@@ -104,8 +105,8 @@ def _leaves_under(domain):
 def assign(input_: Mapping) -> dict:
     try:
         common = parse_common(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     workload = input_.get("workload")
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import objects, quantities
 from .admission import assign_pod_sets
 from .hot_swap import EVENT_TYPES as NODE_EVENT_TYPES
-from .inputs import Refused, parse_common, parse_pod_sets
+from .inputs import parse_common, parse_pod_sets
 from .resources import add
 
 CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
@@ -224,8 +225,8 @@ class Flow:
 def run(input_: Mapping) -> dict:
     try:
         flow = Flow(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     events = input_.get("events") or []
     if not isinstance(events, list):
         raise InvalidInput("events", "a list")

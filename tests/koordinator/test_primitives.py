@@ -2,7 +2,8 @@ from fractions import Fraction
 
 import pytest
 
-from reference_impl.koordinator import cpulist, quantities, reason_text
+from reference_impl import quantity
+from reference_impl.koordinator import cpulist, reason_text
 from reference_impl.numa import bitmask
 
 
@@ -33,10 +34,9 @@ def test_cpu_lists_round_trip():
 
 
 def test_quantities():
-    assert quantities.parse("8Gi") == 8 * 2**30
-    assert quantities.milli("500m") == 500
-    assert quantities.milli("1.5") == 1500
-    assert quantities.parse("400Gi") == 400 * 2**30
-    assert quantities.parse(2) == Fraction(2)
-    with pytest.raises(quantities.QuantityError):
-        quantities.parse("eight")
+    assert quantity.parse("8Gi") == 8 * 2**30
+    assert quantity.milli_value(quantity.parse("500m")) == 500
+    assert quantity.parse("400Gi") == 400 * 2**30
+    assert quantity.parse(2) == Fraction(2)
+    with pytest.raises(quantity.QuantityError):
+        quantity.parse("eight")
