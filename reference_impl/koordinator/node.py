@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .. import quantity
+from .. import cpuset, quantity
 from ..errors import InvalidInput
-from . import cpulist, release_variants, topology
+from . import release_variants, topology
 from .devices import Device, parse_devices, parse_placed_devices
 
 IDLE, SHARED, SINGLE = "idle", "shared", "single"
@@ -119,8 +119,8 @@ def _str_map(value, where: str) -> dict[str, str]:
 
 def _cpus(value, where: str) -> list[int]:
     try:
-        return cpulist.parse(value)
-    except cpulist.CPUListError as exc:
+        return cpuset.parse(value, ids=True)
+    except cpuset.CPUSetError as exc:
         raise InvalidInput(where, str(exc)) from None
 
 

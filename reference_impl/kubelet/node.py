@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .. import quantity
+from .. import cpuset, quantity
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
 from .pods import MEMORY, is_hugepages
@@ -16,28 +16,6 @@ def bytes_of(raw: object, field: str) -> int:
     if q < 0:
         raise InvalidInput(field, f"must not be negative: {raw!r}")
     return quantity.value(q)
-
-
-def parse_cpuset(text: object, field_name: str) -> set[int]:
-    if text is None or text == "":
-        return set()
-    if not isinstance(text, str):
-        raise InvalidInput(field_name, "must be a cpuset string such as \"0-1,4\"")
-    out: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise InvalidInput(field_name, f"bad cpuset element {part!r}") from None
-        if a < 0 or b < a:
-            raise InvalidInput(field_name, f"bad cpuset range {part!r}")
-        out.update(range(a, b + 1))
-    return out
 
 
 @dataclass
@@ -164,7 +142,10 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         numa = NUMAInfo.build(ids, distances)
     except ValueError as exc:
         raise InvalidInput("node/distances", str(exc)) from None
-    reserved_set = parse_cpuset(reserved, "kubeletConfiguration/reservedSystemCPUs")
+    try:
+        reserved_set = set(cpuset.parse(reserved))
+    except cpuset.CPUSetError as exc:
+        raise InvalidInput("kubeletConfiguration/reservedSystemCPUs", str(exc)) from None
     unknown = reserved_set - set(cpu_node)
     if unknown:
         raise InvalidInput("kubeletConfiguration/reservedSystemCPUs", f"cpus {sorted(unknown)} are not on the node")

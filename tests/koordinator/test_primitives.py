@@ -3,7 +3,7 @@ from fractions import Fraction
 import pytest
 
 from reference_impl import quantity
-from reference_impl.koordinator import cpulist, reason_text
+from reference_impl.koordinator import reason_text
 from reference_impl.numa import bitmask
 
 
@@ -23,14 +23,6 @@ def test_mask_rendering_matches_reason_texts(ids, text):
 def test_narrower_is_fewer_nodes_then_lower_value():
     assert bitmask.is_narrower_than(bitmask.from_bits([3]), bitmask.from_bits([0, 1]))
     assert bitmask.is_narrower_than(bitmask.from_bits([1, 2]), bitmask.from_bits([0, 3]))
-
-
-def test_cpu_lists_round_trip():
-    assert cpulist.parse("0-3,8,10-11") == [0, 1, 2, 3, 8, 10, 11]
-    assert cpulist.render([11, 10, 8, 0, 1, 2, 3]) == "0-3,8,10-11"
-    assert cpulist.parse([3, 1, 1]) == [1, 3]
-    with pytest.raises(cpulist.CPUListError):
-        cpulist.parse("3-1")
 
 
 def test_quantities():
