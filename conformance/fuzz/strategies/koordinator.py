@@ -15,21 +15,7 @@ import json
 
 from hypothesis import strategies as st
 
-PREFIX = "scheduling.koordinator.sh/"
-NUMA_SPEC = PREFIX + "numa-topology-spec"
-RESOURCE_SPEC = PREFIX + "resource-spec"
-DEVICE_HINT = PREFIX + "device-allocate-hint"
-JOINT = PREFIX + "device-joint-allocate"
-PARTITION_SPEC = PREFIX + "gpu-partition-spec"
-PARTITIONS = PREFIX + "gpu-partitions"
-
-LABEL_POLICY = "node.koordinator.sh/numa-topology-policy"
-LABEL_STRATEGY = "node.koordinator.sh/numa-allocate-strategy"
-LABEL_BIND = "node.koordinator.sh/cpu-bind-policy"
-LABEL_PARTITION = "node.koordinator.sh/gpu-partition-policy"
-LABEL_MODEL = "node.koordinator.sh/gpu-model"
-LABEL_QOS = "koordinator.sh/qosClass"
-LABEL_PRIORITY_CLASS = "koordinator.sh/priority-class"
+from reference_impl.koordinator import annotations as ann
 
 NUMA_POLICIES = ("", "None", "BestEffort", "Restricted", "SingleNUMANode")
 EXCLUSIVES = ("", "Preferred", "Required")
@@ -193,15 +179,15 @@ def node(draw, name: str = "node"):
     spec: dict = {"name": name}
     labels: dict[str, str] = {}
     if draw(st.booleans()):
-        labels[LABEL_POLICY] = draw(st.sampled_from(("None", "BestEffort", "Restricted", "SingleNUMANode")))
+        labels[ann.LABEL_NUMA_TOPOLOGY_POLICY] = draw(st.sampled_from(("None", "BestEffort", "Restricted", "SingleNUMANode")))
     if draw(st.integers(0, 2)) == 0:
-        labels[LABEL_STRATEGY] = draw(st.sampled_from(NODE_STRATEGIES))
+        labels[ann.LABEL_NUMA_ALLOCATE_STRATEGY] = draw(st.sampled_from(NODE_STRATEGIES))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_BIND] = draw(st.sampled_from(NODE_BIND_POLICIES))
+        labels[ann.LABEL_CPU_BIND_POLICY] = draw(st.sampled_from(NODE_BIND_POLICIES))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_PARTITION] = draw(st.sampled_from(("Honor", "Prefer")))
+        labels[ann.LABEL_GPU_PARTITION_POLICY] = draw(st.sampled_from(("Honor", "Prefer")))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_MODEL] = draw(st.sampled_from(("H100", "H800", "H20", "A100")))
+        labels[ann.LABEL_GPU_MODEL] = draw(st.sampled_from(("H100", "H800", "H20", "A100")))
     if draw(st.integers(0, 4)) == 0:
         labels["topology.kubernetes.io/zone"] = "zone-a"
     if labels or draw(st.booleans()):
@@ -236,9 +222,9 @@ def node(draw, name: str = "node"):
         spec["devices"] = node_devices
         gpu_minors = [d["minor"] for d in node_devices if d["type"] == "gpu"]
         if gpu_minors and draw(st.booleans()):
-            spec["deviceAnnotations"] = {PARTITIONS: draw(partition_table(gpu_minors))}
+            spec["deviceAnnotations"] = {ann.GPU_PARTITIONS: draw(partition_table(gpu_minors))}
             if draw(st.booleans()):
-                spec["deviceLabels"] = {LABEL_PARTITION: draw(st.sampled_from(("Honor", "Prefer")))}
+                spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: draw(st.sampled_from(("Honor", "Prefer")))}
     free = [c for c in cpu_ids if c not in reserved]
     pods = draw(placed_pods(topology, free, numa, node_devices))
     if pods:
@@ -307,9 +293,9 @@ def pod(draw, device_types=DEVICE_TYPES):
     labels: dict[str, str] = {}
     qos = draw(st.sampled_from(("LSE", "LSR", "LSR", "LS", "BE", None)))
     if qos:
-        labels[LABEL_QOS] = qos
+        labels[ann.LABEL_QOS] = qos
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_PRIORITY_CLASS] = draw(st.sampled_from(("koord-prod", "koord-batch")))
+        labels[ann.LABEL_PRIORITY_CLASS] = draw(st.sampled_from(("koord-prod", "koord-batch")))
     spec: dict = {"name": "pod", "labels": labels}
     if draw(st.integers(0, 4)) == 0:
         spec["priority"] = draw(st.sampled_from((9000, 9500, 7000, 0)))
@@ -320,7 +306,7 @@ def pod(draw, device_types=DEVICE_TYPES):
             numa_spec["singleNUMANodeExclusive"] = draw(st.sampled_from(EXCLUSIVES))
         if draw(st.integers(0, 3)) == 0:
             numa_spec["numaAllocateStrategy"] = "DistributeEvenly"
-        annotations[NUMA_SPEC] = _json(numa_spec)
+        annotations[ann.NUMA_TOPOLOGY_SPEC] = _json(numa_spec)
     if draw(st.booleans()):
         resource: dict = {}
         if draw(st.booleans()):
@@ -329,7 +315,7 @@ def pod(draw, device_types=DEVICE_TYPES):
             resource["preferredCPUBindPolicy"] = draw(st.sampled_from(BIND_POLICIES))
         if draw(st.booleans()):
             resource["preferredCPUExclusivePolicy"] = draw(st.sampled_from(CPU_EXCLUSIVES))
-        annotations[RESOURCE_SPEC] = _json(resource)
+        annotations[ann.RESOURCE_SPEC] = _json(resource)
     cpu = draw(st.sampled_from(("1", "2", "2", "4", "6", "8", "500m", "1500m", None)))
     requests: dict[str, str] = {}
     if cpu is not None:
@@ -340,15 +326,15 @@ def pod(draw, device_types=DEVICE_TYPES):
     types = sorted({"gpu" if r.startswith(("nvidia.com/gpu", "koordinator.sh/gpu")) else r.split("/")[1]
                     for r in extra})
     if types and draw(st.booleans()):
-        annotations[DEVICE_HINT] = draw(device_hint(types))
+        annotations[ann.DEVICE_ALLOCATE_HINT] = draw(device_hint(types))
     if len(types) >= 2 and draw(st.booleans()):
-        annotations[JOINT] = _json({"deviceTypes": draw(st.permutations(types)),
+        annotations[ann.DEVICE_JOINT_ALLOCATE] = _json({"deviceTypes": draw(st.permutations(types)),
                                     "requiredScope": draw(st.sampled_from(("", "SamePCIe")))})
     if "nvidia.com/gpu" in extra and draw(st.booleans()):
         partition: dict = {"allocatePolicy": draw(st.sampled_from(("Restricted", "BestEffort", "")))}
         if draw(st.booleans()):
             partition["ringBusBandwidth"] = draw(st.sampled_from(("200Gi", "400Gi", "1Ti")))
-        annotations[PARTITION_SPEC] = _json(partition)
+        annotations[ann.GPU_PARTITION_SPEC] = _json(partition)
     if draw(st.integers(0, 9)) == 0:
         # The document's abbreviated key is an unrelated annotation.
         annotations["koordinator.sh/numa-topology-spec"] = _json({"numaTopologyPolicy": "Restricted"})
@@ -513,7 +499,7 @@ def cpuset_input(draw):
 NOT_JSON = ("{", "", "not json", "{'numaTopologyPolicy': 'Restricted'}", "[1, 2", "nul", '{"a":1}}')
 
 BAD_ANNOTATIONS = {
-    NUMA_SPEC: NOT_JSON + (
+    ann.NUMA_TOPOLOGY_SPEC: NOT_JSON + (
         "[]", '"Restricted"', "42", "null",
         _json({"numaTopologyPolicy": "Strict"}), _json({"numaTopologyPolicy": 1}),
         _json({"numaTopologyPolicy": "restricted"}),
@@ -521,12 +507,12 @@ BAD_ANNOTATIONS = {
         _json({"numaAllocateStrategy": "MostAllocated"}), _json({"numaAllocateStrategy": "LeastAllocated"}),
         _json({"numaAllocateStrategy": "Spread"}), _json({"numaAllocateStrategy": ["DistributeEvenly"]}),
     ),
-    RESOURCE_SPEC: NOT_JSON + (
+    ann.RESOURCE_SPEC: NOT_JSON + (
         "[]", "true",
         _json({"requiredCPUBindPolicy": "FullPCPU"}), _json({"preferredCPUBindPolicy": 2}),
         _json({"preferredCPUExclusivePolicy": "CoreLevel"}), _json({"requiredCPUBindPolicy": {"x": 1}}),
     ),
-    DEVICE_HINT: NOT_JSON + (
+    ann.DEVICE_ALLOCATE_HINT: NOT_JSON + (
         "[]", _json({"tpu": {}}), _json({"gpu": "PCIe"}), _json({"gpu": [1]}),
         _json({"gpu": {"requiredTopologyScope": "Rack"}}), _json({"gpu": {"requiredTopologyScope": 3}}),
         _json({"rdma": {"allocateStrategy": "All"}}), _json({"rdma": {"exclusivePolicy": "NodeLevel"}}),
@@ -538,13 +524,13 @@ BAD_ANNOTATIONS = {
         _json({"gpu": {"selector": {"matchFields": {}}}}),
         _json({"rdma": {"vfSelector": []}}), _json({"rdma": {"vfSelector": "general"}}),
     ),
-    JOINT: NOT_JSON + (
+    ann.DEVICE_JOINT_ALLOCATE: NOT_JSON + (
         "[]", _json({}), _json({"deviceTypes": "gpu,rdma"}), _json({"deviceTypes": ["gpu"]}),
         _json({"deviceTypes": ["gpu", "gpu"]}), _json({"deviceTypes": ["gpu", "tpu"]}),
         _json({"deviceTypes": ["gpu", 1]}), _json({"deviceTypes": ["gpu", "rdma"], "requiredScope": "SameNUMA"}),
         _json({"deviceTypes": ["gpu", "rdma"], "requiredScope": True}),
     ),
-    PARTITION_SPEC: NOT_JSON + (
+    ann.GPU_PARTITION_SPEC: NOT_JSON + (
         "[]", _json({"allocatePolicy": "Strict"}), _json({"allocatePolicy": 1}),
         _json({"ringBusBandwidth": "fast"}), _json({"ringBusBandwidth": "-1Gi"}),
         _json({"ringBusBandwidth": [400]}), _json({"ringBusBandwidth": "400 Gi"}),
@@ -552,10 +538,10 @@ BAD_ANNOTATIONS = {
 }
 
 BAD_LABELS = {
-    LABEL_POLICY: ("Strict", "restricted", "single-numa-node", "true"),
-    LABEL_STRATEGY: ("Spread", "mostallocated", "BinPack"),
-    LABEL_BIND: ("FullPCPUs", "Full", "none", "true"),
-    LABEL_PARTITION: ("Always", "honor", "Required"),
+    ann.LABEL_NUMA_TOPOLOGY_POLICY: ("Strict", "restricted", "single-numa-node", "true"),
+    ann.LABEL_NUMA_ALLOCATE_STRATEGY: ("Spread", "mostallocated", "BinPack"),
+    ann.LABEL_CPU_BIND_POLICY: ("FullPCPUs", "Full", "none", "true"),
+    ann.LABEL_GPU_PARTITION_POLICY: ("Always", "honor", "Required"),
 }
 
 BAD_PARTITION_TABLES = NOT_JSON + (
@@ -597,8 +583,8 @@ def _break_node(draw, spec: dict, table: bool) -> bool:
         spec.setdefault("labels", {})[key] = draw(st.sampled_from(BAD_LABELS[key]))
         return False
     spec["devices"] = [{"type": "gpu", "minor": m, "numaNode": None, "pcie": "pci0"} for m in range(2)]
-    spec["deviceAnnotations"] = {PARTITIONS: draw(st.sampled_from(BAD_PARTITION_TABLES))}
-    spec["deviceLabels"] = {LABEL_PARTITION: "Honor"}
+    spec["deviceAnnotations"] = {ann.GPU_PARTITIONS: draw(st.sampled_from(BAD_PARTITION_TABLES))}
+    spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: "Honor"}
     return True
 
 

@@ -15,38 +15,22 @@ import json
 
 from hypothesis import strategies as st
 
-HOSTNAME = "kubernetes.io/hostname"
+from reference_impl.kueue import annotations as ann
+from reference_impl.kueue import gates
+from reference_impl.kueue.objects import HOSTNAME
+
 SUPERBLOCK = "cloud.provider.com/topology-superblock"
 BLOCK = "cloud.provider.com/topology-block"
 RACK = "cloud.provider.com/topology-rack"
 ZONE = "topology.kubernetes.io/zone"
 GROUP_LABEL = "cloud.provider.com/node-group"
 
-REQUIRED = "kueue.x-k8s.io/podset-required-topology"
-PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
-UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
-GROUP = "kueue.x-k8s.io/podset-group-name"
-SLICE_TOPOLOGY = "kueue.x-k8s.io/podset-slice-required-topology"
-SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
-CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
 
-# gate -> the minor version it first exists in (docs/operations/kueue.md).
-GATES = {
-    "TopologyAwareScheduling": 9,
-    "TASProfileMixed": 10,
-    "TASBalancedPlacement": 15,
-    "TASMultiLayerTopology": 17,
-    "TASFailedNodeReplacement": 12,
-    "TASFailedNodeReplacementFailFast": 13,
-    "TASReplaceNodeOnPodTermination": 13,
-    "TASReplaceNodeDueToNotReadyOverFixedTime": 17,
-    "TASReplaceNodeOnNodeTaints": 17,
-    "SkipReassignmentForPodOwnedWorkloads": 19,
-}
-PLACEMENT_GATES = ("TASProfileMixed", "TASBalancedPlacement", "TASMultiLayerTopology")
-HOT_SWAP_GATES = ("TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast", "TASReplaceNodeOnPodTermination",
-                  "TASReplaceNodeDueToNotReadyOverFixedTime", "TASReplaceNodeOnNodeTaints",
-                  "SkipReassignmentForPodOwnedWorkloads")
+# gate -> the minor version it first exists in.
+GATES = {gate: gates.introduced_in(gate)[1] for gate in gates.GATES}
+PLACEMENT_GATES = (gates.PROFILE_MIXED, gates.BALANCED, gates.MULTI_LAYER)
+HOT_SWAP_GATES = (gates.FAILED_NODE_REPLACEMENT, gates.FAIL_FAST, gates.REPLACE_ON_POD_TERMINATION, gates.FIXED_TIME,
+                  gates.NODE_TAINTS, gates.SKIP_POD_OWNED)
 TAINT_KEYS = ("nvidia.com/gpu", "node.kubernetes.io/unreachable", "maintenance")
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
@@ -88,7 +72,7 @@ def multi_layer_on(data: dict) -> bool:
 def drop_constraints(sets: list[dict]) -> None:
     for ps in sets:
         notes = ps["template"]["metadata"]["annotations"] if "template" in ps else ps["annotations"]
-        notes.pop(CONSTRAINTS, None)
+        notes.pop(ann.SLICE_CONSTRAINTS, None)
 
 
 @st.composite
@@ -211,7 +195,7 @@ def usage_pods(draw, nodes: list[dict]):
         if nodes and draw(st.integers(0, 5)):
             pod["spec"]["nodeName"] = draw(st.sampled_from(nodes))["metadata"]["name"]
         if draw(st.integers(0, 7)) == 0:
-            pod["metadata"]["annotations"] = {REQUIRED: RACK}
+            pod["metadata"]["annotations"] = {ann.REQUIRED: RACK}
         pods.append(pod)
     return pods
 
@@ -247,19 +231,19 @@ def annotations(draw, levels: list[str], count: int, group: str | None = None):
     mode = draw(st.sampled_from(("required", "preferred", "unconstrained", "none", "required", "preferred")))
     level = draw(st.sampled_from(pool))
     if mode == "required":
-        out[REQUIRED] = level
+        out[ann.REQUIRED] = level
     elif mode == "preferred":
-        out[PREFERRED] = level
+        out[ann.PREFERRED] = level
     elif mode == "unconstrained":
-        out[UNCONSTRAINED] = draw(st.sampled_from(("true", "true", "false", "1", "True", "t")))
+        out[ann.UNCONSTRAINED] = draw(st.sampled_from(("true", "true", "false", "1", "True", "t")))
     if group is not None and mode in ("required", "preferred"):
-        out[GROUP] = group
+        out[ann.GROUP_NAME] = group
         return out
     slices = draw(st.integers(0, 3))
     below = levels[levels.index(level):] if level in levels else levels
     if slices == 1:
-        out[SLICE_TOPOLOGY] = draw(st.sampled_from(below))
-        out[SLICE_SIZE] = str(draw(st.integers(1, max(1, count))))
+        out[ann.SLICE_REQUIRED] = draw(st.sampled_from(below))
+        out[ann.SLICE_SIZE] = str(draw(st.integers(1, max(1, count))))
     elif slices == 2:
         layers = sorted(draw(st.lists(st.sampled_from(below), min_size=1, max_size=min(3, len(below)), unique=True)),
                         key=levels.index)
@@ -269,7 +253,7 @@ def annotations(draw, levels: list[str], count: int, group: str | None = None):
             constraint.append({"topology": layer, "size": size})
             divisors = [d for d in range(1, size + 1) if size % d == 0]
             size = draw(st.sampled_from(divisors))
-        out[CONSTRAINTS] = json.dumps(constraint)
+        out[ann.SLICE_CONSTRAINTS] = json.dumps(constraint)
     return out
 
 
@@ -315,10 +299,10 @@ def pod_sets(draw, levels: list[str], max_sets: int = 3):
         workers = draw(pod_set("workers", levels, group))
         same = leader.get("annotations", {}) if "annotations" in leader else leader["template"]["metadata"]["annotations"]
         for target in (workers.get("annotations"), workers.get("template", {}).get("metadata", {}).get("annotations")):
-            if target is not None and GROUP in same and GROUP in target:
-                for key in (REQUIRED, PREFERRED):
+            if target is not None and ann.GROUP_NAME in same and ann.GROUP_NAME in target:
+                for key in (ann.REQUIRED, ann.PREFERRED):
                     target.pop(key, None)
-                target.update({k: v for k, v in same.items() if k in (REQUIRED, PREFERRED)})
+                target.update({k: v for k, v in same.items() if k in (ann.REQUIRED, ann.PREFERRED)})
         return [leader, workers]
     return [draw(pod_set(f"ps{i}", levels)) for i in range(draw(st.integers(1, max_sets)))]
 
@@ -510,40 +494,40 @@ def broken_annotations(draw, ps: dict, levels: list[str]) -> None:
     notes = _notes(ps)
     kind = draw(st.integers(0, 9))
     if kind == 0:
-        notes[draw(st.sampled_from((REQUIRED, PREFERRED, SLICE_TOPOLOGY)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
-        if SLICE_TOPOLOGY in notes:
-            notes.setdefault(SLICE_SIZE, "1")
+        notes[draw(st.sampled_from((ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
+        if ann.SLICE_REQUIRED in notes:
+            notes.setdefault(ann.SLICE_SIZE, "1")
     elif kind == 1:
-        notes[REQUIRED], notes[PREFERRED] = levels[0], levels[-1]
+        notes[ann.REQUIRED], notes[ann.PREFERRED] = levels[0], levels[-1]
     elif kind == 2:
-        notes[UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
+        notes[ann.UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
     elif kind == 3:
-        notes[SLICE_TOPOLOGY] = levels[-1]
-        notes[SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
+        notes[ann.SLICE_REQUIRED] = levels[-1]
+        notes[ann.SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
     elif kind == 4:
-        notes.pop(SLICE_TOPOLOGY, None)
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_SIZE] = "2"
+        notes.pop(ann.SLICE_REQUIRED, None)
+        notes.pop(ann.SLICE_CONSTRAINTS, None)
+        notes[ann.SLICE_SIZE] = "2"
     elif kind == 5:
-        notes.pop(SLICE_SIZE, None)
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_TOPOLOGY] = levels[-1]
+        notes.pop(ann.SLICE_SIZE, None)
+        notes.pop(ann.SLICE_CONSTRAINTS, None)
+        notes[ann.SLICE_REQUIRED] = levels[-1]
     elif kind == 6:
-        notes.pop(SLICE_TOPOLOGY, None)
-        notes.pop(SLICE_SIZE, None)
-        notes[CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
+        notes.pop(ann.SLICE_REQUIRED, None)
+        notes.pop(ann.SLICE_SIZE, None)
+        notes[ann.SLICE_CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
     elif kind == 7:
-        notes[GROUP] = draw(st.sampled_from(BAD_GROUPS))
-        notes.setdefault(REQUIRED, levels[0])
+        notes[ann.GROUP_NAME] = draw(st.sampled_from(BAD_GROUPS))
+        notes.setdefault(ann.REQUIRED, levels[0])
     elif kind == 8:
-        notes[GROUP] = "g"
-        for key in (REQUIRED, PREFERRED):
+        notes[ann.GROUP_NAME] = "g"
+        for key in (ann.REQUIRED, ann.PREFERRED):
             notes.pop(key, None)
     else:
         # A slice larger than the podset.
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_TOPOLOGY] = levels[-1]
-        notes[SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
+        notes.pop(ann.SLICE_CONSTRAINTS, None)
+        notes[ann.SLICE_REQUIRED] = levels[-1]
+        notes[ann.SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
 
 
 @st.composite
