@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from reference_impl.koordinator import annotations as ann
 
+from .mutators import apply_one
+
 NUMA_POLICIES = ("", "None", "BestEffort", "Restricted", "SingleNUMANode")
 EXCLUSIVES = ("", "Preferred", "Required")
 BIND_POLICIES = ("", "Default", "FullPCPUs", "SpreadByPCPUs", "ConstrainedBurst")
@@ -607,37 +609,61 @@ def invalid_pod_node_input(draw, base, table: bool = True):
     return data
 
 
+def _bad_merge_policy(draw, data: dict) -> None:
+    data["policy"] = draw(st.sampled_from(("Strict", "restricted", "single-numa-node")))
+
+
+def _bad_numa_nodes(draw, data: dict) -> None:
+    data["numaNodes"] = draw(st.sampled_from(([], [64], [-1], ["0"], [0, 70])))
+
+
+def _bad_numa_node_status(draw, data: dict) -> None:
+    data["numaNodeStatus"] = {str(data["numaNodes"][0]): draw(st.sampled_from(("busy", "Idle", "")))}
+
+
+def _bad_hint_affinity(draw, data: dict) -> None:
+    data["providers"] = [{"cpu": [{"affinity": draw(st.sampled_from(([64], "0", [0.5], [-1]))), "preferred": True}]}]
+
+
+def _bad_hint_score(draw, data: dict) -> None:
+    data["providers"] = [{"cpu": [{"affinity": [data["numaNodes"][0]], "preferred": True,
+                                   "score": draw(st.sampled_from(("high", 1.5, None)))}]}]
+
+
+MERGE_BREAKAGES = (_bad_merge_policy, _bad_numa_nodes, _bad_numa_node_status, _bad_hint_affinity, _bad_hint_score)
+
+
 @st.composite
 def invalid_merge_input(draw):
     data = draw(merge_input())
-    breakage = draw(st.integers(0, 4))
-    if breakage == 0:
-        data["policy"] = draw(st.sampled_from(("Strict", "restricted", "single-numa-node")))
-    elif breakage == 1:
-        data["numaNodes"] = draw(st.sampled_from(([], [64], [-1], ["0"], [0, 70])))
-    elif breakage == 2:
-        data["numaNodeStatus"] = {str(data["numaNodes"][0]): draw(st.sampled_from(("busy", "Idle", "")))}
-    elif breakage == 3:
-        data["providers"] = [{"cpu": [{"affinity": draw(st.sampled_from(([64], "0", [0.5], [-1]))), "preferred": True}]}]
-    else:
-        data["providers"] = [{"cpu": [{"affinity": [data["numaNodes"][0]], "preferred": True,
-                                       "score": draw(st.sampled_from(("high", 1.5, None)))}]}]
+    apply_one(draw, MERGE_BREAKAGES, data)
     return data
+
+
+def _bad_need(draw, data: dict) -> None:
+    data["need"] = draw(st.sampled_from((-1, 1.5, "4")))
+
+
+def _bad_allocated_cpuset(draw, data: dict) -> None:
+    data["allocated"] = [{"cpuset": draw(st.sampled_from(("0-", "a", "3-1", "1,,2", "999")))}]
+
+
+def _bad_cpu_topology(draw, data: dict) -> None:
+    data["cpuTopology"] = draw(st.sampled_from(({"coresPerNUMANode": 0}, {"sockets": 0, "coresPerNUMANode": 2},
+                                                {"coresPerNUMANode": 2, "threadsPerCore": -1}, {})))
+
+
+def _bad_reserved_cpus(draw, data: dict) -> None:
+    data["reservedCPUs"] = draw(st.sampled_from(("x", "0-", "-1")))
+
+
+CPUSET_BREAKAGES = (_bad_need, _bad_allocated_cpuset, _bad_cpu_topology, _bad_reserved_cpus)
 
 
 @st.composite
 def invalid_cpuset_input(draw):
     data = draw(cpuset_input())
-    breakage = draw(st.integers(0, 3))
-    if breakage == 0:
-        data["need"] = draw(st.sampled_from((-1, 1.5, "4")))
-    elif breakage == 1:
-        data["allocated"] = [{"cpuset": draw(st.sampled_from(("0-", "a", "3-1", "1,,2", "999")))}]
-    elif breakage == 2:
-        data["cpuTopology"] = draw(st.sampled_from(({"coresPerNUMANode": 0}, {"sockets": 0, "coresPerNUMANode": 2},
-                                                    {"coresPerNUMANode": 2, "threadsPerCore": -1}, {})))
-    else:
-        data["reservedCPUs"] = draw(st.sampled_from(("x", "0-", "-1")))
+    apply_one(draw, CPUSET_BREAKAGES, data)
     return data
 
 

@@ -19,6 +19,8 @@ from reference_impl.kueue import annotations as ann
 from reference_impl.kueue import gates
 from reference_impl.kueue.objects import HOSTNAME
 
+from .mutators import apply_one
+
 SUPERBLOCK = "cloud.provider.com/topology-superblock"
 BLOCK = "cloud.provider.com/topology-block"
 RACK = "cloud.provider.com/topology-rack"
@@ -488,46 +490,69 @@ def _notes(ps: dict) -> dict:
         else ps.setdefault("annotations", {})
 
 
+def _bad_level_name(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[draw(st.sampled_from((ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
+    if ann.SLICE_REQUIRED in notes:
+        notes.setdefault(ann.SLICE_SIZE, "1")
+
+
+def _required_and_preferred(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.REQUIRED], notes[ann.PREFERRED] = levels[0], levels[-1]
+
+
+def _bad_unconstrained(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
+
+
+def _bad_slice_size(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+    notes[ann.SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
+
+
+def _slice_size_without_topology(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_REQUIRED, None)
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_SIZE] = "2"
+
+
+def _slice_topology_without_size(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_SIZE, None)
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+
+
+def _bad_slice_constraints(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_REQUIRED, None)
+    notes.pop(ann.SLICE_SIZE, None)
+    notes[ann.SLICE_CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
+
+
+def _bad_group_name(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.GROUP_NAME] = draw(st.sampled_from(BAD_GROUPS))
+    notes.setdefault(ann.REQUIRED, levels[0])
+
+
+def _group_without_topology(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.GROUP_NAME] = "g"
+    for key in (ann.REQUIRED, ann.PREFERRED):
+        notes.pop(key, None)
+
+
+def _slice_larger_than_podset(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+    notes[ann.SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
+
+
+ANNOTATION_BREAKAGES = (_bad_level_name, _required_and_preferred, _bad_unconstrained, _bad_slice_size,
+                        _slice_size_without_topology, _slice_topology_without_size, _bad_slice_constraints,
+                        _bad_group_name, _group_without_topology, _slice_larger_than_podset)
+
+
 @st.composite
 def broken_annotations(draw, ps: dict, levels: list[str]) -> None:
     """Break one podset's annotations the way the webhook refuses."""
-    notes = _notes(ps)
-    kind = draw(st.integers(0, 9))
-    if kind == 0:
-        notes[draw(st.sampled_from((ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
-        if ann.SLICE_REQUIRED in notes:
-            notes.setdefault(ann.SLICE_SIZE, "1")
-    elif kind == 1:
-        notes[ann.REQUIRED], notes[ann.PREFERRED] = levels[0], levels[-1]
-    elif kind == 2:
-        notes[ann.UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
-    elif kind == 3:
-        notes[ann.SLICE_REQUIRED] = levels[-1]
-        notes[ann.SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
-    elif kind == 4:
-        notes.pop(ann.SLICE_REQUIRED, None)
-        notes.pop(ann.SLICE_CONSTRAINTS, None)
-        notes[ann.SLICE_SIZE] = "2"
-    elif kind == 5:
-        notes.pop(ann.SLICE_SIZE, None)
-        notes.pop(ann.SLICE_CONSTRAINTS, None)
-        notes[ann.SLICE_REQUIRED] = levels[-1]
-    elif kind == 6:
-        notes.pop(ann.SLICE_REQUIRED, None)
-        notes.pop(ann.SLICE_SIZE, None)
-        notes[ann.SLICE_CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
-    elif kind == 7:
-        notes[ann.GROUP_NAME] = draw(st.sampled_from(BAD_GROUPS))
-        notes.setdefault(ann.REQUIRED, levels[0])
-    elif kind == 8:
-        notes[ann.GROUP_NAME] = "g"
-        for key in (ann.REQUIRED, ann.PREFERRED):
-            notes.pop(key, None)
-    else:
-        # A slice larger than the podset.
-        notes.pop(ann.SLICE_CONSTRAINTS, None)
-        notes[ann.SLICE_REQUIRED] = levels[-1]
-        notes[ann.SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
+    apply_one(draw, ANNOTATION_BREAKAGES, _notes(ps), ps, levels)
 
 
 @st.composite
@@ -539,29 +564,48 @@ def invalid_validate_input(draw):
     return data
 
 
+def _no_levels(draw, data: dict) -> None:
+    data["topology"]["spec"]["levels"].clear()
+
+
+def _repeated_level(draw, data: dict) -> None:
+    levels = data["topology"]["spec"]["levels"]
+    levels.append(dict(levels[0]))
+
+
+def _hostname_not_lowest(draw, data: dict) -> None:
+    levels = data["topology"]["spec"]["levels"]
+    levels.insert(0, {"nodeLabel": HOSTNAME})
+    if len(levels) > 1 and levels[-1]["nodeLabel"] == HOSTNAME:
+        levels[-1] = {"nodeLabel": "cloud.provider.com/topology-host"}
+
+
+def _flavor_without_node_labels(draw, data: dict) -> None:
+    data["resourceFlavor"]["spec"]["nodeLabels"] = {}
+
+
+def _flavor_of_another_topology(draw, data: dict) -> None:
+    data["resourceFlavor"]["spec"]["topologyName"] = "other"
+
+
+def _unknown_gate(draw, data: dict) -> None:
+    data["featureGates"] = {draw(st.sampled_from(("TASFancyPlacement", "TopologyAwareSchedulingV2"))): True}
+
+
+def _gate_before_its_version(draw, data: dict) -> None:
+    data["kueueVersion"] = "0.13"
+    data["featureGates"] = {gates.MULTI_LAYER: True}
+
+
+COMMON_BREAKAGES = (_no_levels, _repeated_level, _hostname_not_lowest, _flavor_without_node_labels,
+                    _flavor_of_another_topology, _unknown_gate, _gate_before_its_version)
+
+
 @st.composite
 def broken_common(draw, data: dict) -> None:
     """Break what every operation but validate checks first: the topology, the
     flavor, the gates."""
-    kind = draw(st.integers(0, 6))
-    levels = data["topology"]["spec"]["levels"]
-    if kind == 0:
-        levels.clear()
-    elif kind == 1:
-        levels.append(dict(levels[0]))
-    elif kind == 2:
-        levels.insert(0, {"nodeLabel": HOSTNAME})
-        if len(levels) > 1 and levels[-1]["nodeLabel"] == HOSTNAME:
-            levels[-1] = {"nodeLabel": "cloud.provider.com/topology-host"}
-    elif kind == 3:
-        data["resourceFlavor"]["spec"]["nodeLabels"] = {}
-    elif kind == 4:
-        data["resourceFlavor"]["spec"]["topologyName"] = "other"
-    elif kind == 5:
-        data["featureGates"] = {draw(st.sampled_from(("TASFancyPlacement", "TopologyAwareSchedulingV2"))): True}
-    else:
-        data["kueueVersion"] = "0.13"
-        data["featureGates"] = {"TASMultiLayerTopology": True}
+    apply_one(draw, COMMON_BREAKAGES, data)
 
 
 @st.composite
