@@ -20,13 +20,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import yaml
+from tabulate import tabulate
 
-from conformance import __version__, extra_corpus, problem_report, schemas, session
+from conformance import __version__, export, extra_corpus, problem_report, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
+from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
+from conformance.report import diff as report_diff
 from conformance.report import results as results_mod
 from conformance.runner import Selection, run, select
 
@@ -194,8 +197,6 @@ def cmd_list(args) -> int:
         print(json.dumps({"components": dict(sorted(per_component.items())),
                           "features": {f: per_feature.get(f, 0) for f in sorted(corpus.features)}}, indent=1))
         return EXIT_OK
-    from tabulate import tabulate
-
     print(tabulate(sorted(per_component.items()) + [("all", len(cases))], headers=["component", "cases"],
                    tablefmt="github"))
     print()
@@ -215,20 +216,16 @@ def cmd_report(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from conformance.report import diff
-
     try:
-        old, new = diff.load(args.old), diff.load(args.new)
-    except diff.NotAReport as exc:
+        old, new = report_diff.load(args.old), report_diff.load(args.new)
+    except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
-    changes = diff.compare(old, new)
-    print(diff.render_changes(changes), end="")
+    changes = report_diff.compare(old, new)
+    print(report_diff.render_changes(changes), end="")
     return EXIT_UNEXPECTED if changes.regressions and not args.report_only else EXIT_OK
 
 
 def cmd_new(args) -> int:
-    from conformance import skeleton
-
     try:
         render = skeleton.render_file if args.file else skeleton.render
         print(render(args.component, args.operation), end="")
@@ -238,8 +235,6 @@ def cmd_new(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from conformance import export
-
     if args.format != "json":
         raise UsageError("only --format json is supported")
     session.check_corpus_folder(args.corpus or corpus_dir())
@@ -253,9 +248,10 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, strategies
-    from conformance.fuzz.differential import FuzzReport
-    from conformance.fuzz.report import write as write_report
+    # The fuzz package loads hypothesis (a third of a second); only this command needs it.
+    from conformance.fuzz import emit, strategies  # noqa: PLC0415
+    from conformance.fuzz.differential import FuzzReport  # noqa: PLC0415
+    from conformance.fuzz.report import write as write_report  # noqa: PLC0415
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
     wanted = _csv(args.operation)
@@ -313,11 +309,9 @@ def cmd_fuzz(args) -> int:
 
 
 def cmd_fuzz_summary(args) -> int:
-    from conformance.fuzz import summary
-
     try:
-        path = summary.write(Path(args.dir))
-    except (FileNotFoundError, summary.BadRun) as exc:
+        path = fuzz_summary.write(Path(args.dir))
+    except (FileNotFoundError, fuzz_summary.BadRun) as exc:
         raise UsageError(str(exc)) from None
     print(f"wrote {path}")
     return EXIT_OK

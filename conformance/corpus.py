@@ -11,6 +11,7 @@ import copy
 import functools
 import hashlib
 import itertools
+import json
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -550,20 +551,12 @@ def _row_claims(defaults: dict, raw_case: dict, prefix: list, row: int | None,
     return list(claims.items())
 
 
-def _is_quantity(value: Any) -> bool:
-    try:
-        quantity.parse(value)
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return True
-
-
 _MATCHER_ARGUMENTS = {
     "$contains": (lambda a: isinstance(a, str), "a string"),
     "$unordered": (lambda a: isinstance(a, list), "a list"),
     "$absent": (lambda a: a is True, "true"),
     "$exact": (lambda a: isinstance(a, dict), "a mapping"),
-    "$quantity": (_is_quantity, "a Kubernetes quantity"),
+    "$quantity": (quantity.is_quantity, "a Kubernetes quantity"),
     "$any": (lambda a: a is True, "true"),
 }
 
@@ -601,8 +594,6 @@ def _text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, (dict, list)):
-        import json
-
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
     return str(value)
 
