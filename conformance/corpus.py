@@ -17,7 +17,8 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import case_ids, feature_claims, quantity, result_keys, schemas, yamlload
+from conformance import case_ids, feature_claims, result_keys, schemas, yamlload
+from conformance.compare import MATCHERS
 from conformance.extra_corpus import ExtraCorpus, block_names, shadowed_blocks
 from conformance.extra_corpus import prepare as prepare_extra
 from conformance.model import Case, Problem
@@ -423,11 +424,11 @@ class _Loader:
         elif dollar:
             (name,) = dollar
             argument = value[name]
-            if name not in _MATCHER_ARGUMENTS:
-                message = (f"unknown matcher {name!r}{did_you_mean(name, _MATCHER_ARGUMENTS)} "
-                           f"(known: {', '.join(_MATCHER_ARGUMENTS)})")
-            elif not _MATCHER_ARGUMENTS[name][0](argument):
-                message = f"{name} takes {_MATCHER_ARGUMENTS[name][1]}, not {argument!r}"
+            if name not in MATCHERS:
+                message = (f"unknown matcher {name!r}{did_you_mean(name, MATCHERS)} "
+                           f"(known: {', '.join(MATCHERS)})")
+            elif not MATCHERS[name].accepts(argument):
+                message = f"{name} takes {MATCHERS[name].takes}, not {argument!r}"
         if message:
             where = prefix + path
             self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id,
@@ -490,24 +491,6 @@ def _row_claims(defaults: dict, raw_case: dict, prefix: list, row: int | None,
         # first position.
         claims[substitute(name, params)] = where
     return list(claims.items())
-
-
-def _is_quantity(value: Any) -> bool:
-    try:
-        quantity.parse(value)
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return True
-
-
-_MATCHER_ARGUMENTS = {
-    "$contains": (lambda a: isinstance(a, str), "a string"),
-    "$unordered": (lambda a: isinstance(a, list), "a list"),
-    "$absent": (lambda a: a is True, "true"),
-    "$exact": (lambda a: isinstance(a, dict), "a mapping"),
-    "$quantity": (_is_quantity, "a Kubernetes quantity"),
-    "$any": (lambda a: a is True, "true"),
-}
 
 
 class _BlockError(Exception):

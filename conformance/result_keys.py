@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance import schemas
+from conformance.compare import MATCHERS, matcher_of
 from conformance.schema_nav import Node, allows, alternatives, item_nodes, known_keys, permits, root, value_nodes
 from conformance.suggest import did_you_mean
 
@@ -38,23 +39,14 @@ def check(component: str, operation: str, result: Any) -> list[UnknownKey]:
     return found
 
 
-def _matcher(value: Any) -> str | None:
-    if isinstance(value, dict) and len(value) == 1:
-        (key,) = value
-        if isinstance(key, str) and key.startswith("$"):
-            return key
-    return None
-
-
 def _walk(value: Any, nodes: tuple[Node, ...], path: list[Any], found: list[UnknownKey], what: str) -> None:
-    matcher = _matcher(value)
-    if matcher == "$exact":
-        _walk(value[matcher], nodes, path + [matcher], found, what)
-        return
-    if matcher == "$unordered":
-        _walk_list(value[matcher], nodes, path + [matcher], found, what)
-        return
+    matcher = matcher_of(value)
     if matcher is not None:
+        reading = MATCHERS[matcher].reads_as if matcher in MATCHERS else None
+        if reading == "value":
+            _walk(value[matcher], nodes, path + [matcher], found, what)
+        elif reading == "items":
+            _walk_list(value[matcher], nodes, path + [matcher], found, what)
         return
     if isinstance(value, dict):
         _walk_mapping(value, nodes, path, found, what)
