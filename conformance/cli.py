@@ -21,10 +21,12 @@ from pathlib import Path
 
 import yaml
 
-from conformance import __version__, extra_corpus, problem_report, schemas, session
+from conformance import __version__, schemas, session
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
+from conformance.corpus import extra as extra_corpus
+from conformance.corpus import problem_report
 from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
 from conformance.report import results as results_mod

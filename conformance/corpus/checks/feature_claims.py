@@ -24,6 +24,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance import yamlload
+from conformance.corpus.checks.schema import pointer_parts
+from conformance.model import Problem
+
+RULE = "feature-claim"
 ABSENT = object()
 # Pattern segments with a meaning of their own (see _walk).
 ANY = "*"
@@ -328,3 +333,18 @@ def check(component: str, operation: str, case_input: Any, claimed: Mapping[str,
 
 def _show(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else repr(value)
+
+
+def problems(rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str, case_input: dict,
+             claims: list[tuple[str, list]], vocabulary: Mapping[str, Any]) -> list[Problem]:
+    """The rule on one row: `claims` are (feature, where it is written)."""
+    written = dict(claims)
+    found = []
+    for finding in check(component, operation, case_input, written, vocabulary):
+        # A missing claim is pointed at the input field (its line when the case
+        # writes it, else the case's); an extra one at where it is claimed.
+        where = written.get(finding.feature) if finding.kind == "extra" else \
+            prefix + ["input"] + pointer_parts(finding.pointer)
+        line = yamlload.line_of(doc, where) or yamlload.line_of(doc, prefix)
+        found.append(Problem(rel, line, case_id, f"/cases/{prefix[1]}/input{finding.pointer}", RULE, finding.message))
+    return found

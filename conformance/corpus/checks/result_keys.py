@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import schemas
+from conformance import schemas, yamlload
 from conformance.compare import MATCHERS, matcher_of
+from conformance.model import Problem
 from conformance.schema_nav import Node, allows, alternatives, item_nodes, known_keys, permits, root, value_nodes
 from conformance.suggest import did_you_mean
 
@@ -27,6 +28,16 @@ class UnknownKey:
     path: list[Any]  # below expect.result, as written in the fixture (matcher keys included)
     key: str
     message: str
+
+
+def problems(rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+             expect: dict) -> list[Problem]:
+    found = []
+    for unknown in check(component, operation, expect.get("result")):
+        where = prefix + ["expect", "result"] + unknown.path
+        found.append(Problem(rel, yamlload.line_of(doc, where), case_id, schemas.path_pointer(where), RULE,
+                             unknown.message))
+    return found
 
 
 def check(component: str, operation: str, result: Any) -> list[UnknownKey]:
