@@ -184,16 +184,16 @@ class _Loader:
 
     def check_row(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation_name: str,
                   case_input: dict, expect: dict, claims: list[tuple[str, list]],
-                  vocabulary_: dict[str, dict[str, Any]]) -> None:
+                  known: dict[str, dict[str, Any]]) -> None:
         """The checks of one row, in the order their problems are listed."""
         mark = len(self.problems)
         vocabulary_file = self.rel(self.root / "features" / f"{component}.yaml")
-        self.problems.extend(features.problems(rel, doc, case_id, component, claims, vocabulary_, vocabulary_file))
+        self.problems.extend(features.problems(rel, doc, case_id, component, claims, known, vocabulary_file))
         self.problems.extend(operation.problems(rel, doc, prefix, case_id, component, operation_name, case_input))
         if len(self.problems) == mark:
             # Claims are judged on an input the schema accepts, against known features.
             self.problems.extend(feature_claims.problems(rel, doc, prefix, case_id, component, operation_name,
-                                                         case_input, claims, vocabulary_))
+                                                         case_input, claims, known))
         self.problems.extend(matchers.problems(rel, doc, prefix, case_id, expect, ["expect"]))
         self.problems.extend(result_keys.problems(rel, doc, prefix, case_id, component, operation_name, expect))
 
