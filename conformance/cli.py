@@ -208,11 +208,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_report(args) -> int:
-    try:
-        document = results_mod.load(Path(args.results))
-    except (OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
-    directory = Path(args.out) if args.out else Path(args.results).parent
+    source = Path(args.results)
+    document = session.load_results(source)
+    directory = Path(args.out) if args.out else (source if source.is_dir() else source.parent)
     for path in results_mod.write_all(document, directory)[1:]:
         print(f"wrote {path}")
     return EXIT_OK
@@ -222,11 +220,12 @@ def cmd_diff(args) -> int:
     from conformance.report import diff
 
     try:
-        old, new = results_mod.load(Path(args.old)), results_mod.load(Path(args.new))
-    except (OSError, ValueError) as exc:
+        old, new = diff.load(args.old), diff.load(args.new)
+    except diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
-    print(diff.render(old, new), end="")
-    return EXIT_UNEXPECTED if args.fail_on_regression and diff.has_regressions(old, new) else EXIT_OK
+    changes = diff.compare(old, new)
+    print(diff.render_changes(changes), end="")
+    return EXIT_UNEXPECTED if changes.regressions and not args.report_only else EXIT_OK
 
 
 def cmd_new(args) -> int:
@@ -430,14 +429,17 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_list)
 
     p = sub.add_parser("report", help="re-render compliance.md, compliance.html and junit.xml from results.json")
-    p.add_argument("results")
+    p.add_argument("results", help="a results.json or the report folder holding it")
     p.add_argument("--out", help="folder to write to (default: beside results.json)")
     p.set_defaults(fn=cmd_report)
 
-    p = sub.add_parser("diff", help="compare two results.json files, as Markdown")
-    p.add_argument("old")
-    p.add_argument("new")
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a passing case stopped passing")
+    p = sub.add_parser("diff", help="compare two runs (results.json or report folders), as Markdown; "
+                                     "exit 1 on regressions")
+    p.add_argument("old", help="the earlier run: its results.json or its report folder")
+    p.add_argument("new", help="the later run: its results.json or its report folder")
+    p.add_argument("--report-only", action="store_true", help="exit 0 even when a passing case stopped passing")
+    # Failing on regressions is the default now; the old flag is still accepted.
+    p.add_argument("--fail-on-regression", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(fn=cmd_diff)
 
     p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")

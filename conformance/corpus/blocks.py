@@ -8,17 +8,18 @@ override parts of the block. Rules: `block-name`, `block-cycle`,
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import yamlload
+from conformance import bounds, yamlload
 from conformance.corpus.extra import block_names
 from conformance.model import Problem
 from conformance.suggest import did_you_mean
 
+# The rule of a value that grows past conformance/bounds.py's limits.
+EXPANSION_LIMIT = "expansion-limit"
 _BLOCK_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*$")
 
 
@@ -33,8 +34,12 @@ class BlockError(Exception):
 class Blocks:
     """Block lookups and the block files read so far, for one load of a corpus."""
 
-    def __init__(self, root: Path, rel: Callable[[Path], str]):
+    def __init__(self, root: Path, rel: Callable[[Path], str],
+                 charge: Callable[[int, str, int | None, str | None, str], None]):
         self.rel = rel
+        # Every value resolved is charged to the budget of the file being loaded
+        # (conformance/corpus/budget.py).
+        self.charge = charge
         self._blocks: dict[Path, Any] = {}
         self._block_files: dict[tuple[tuple[Path, ...], str], Path | None] = {}
         # The corpora whose blocks the file being loaded may use, nearest first.
@@ -60,14 +65,23 @@ class Blocks:
                              + did_you_mean(name, known))
         if path not in self._blocks:
             try:
-                self._blocks[path] = yamlload.load(path.read_text(encoding="utf-8"))
+                # Plain values: a line inside the block file would be reported
+                # against the fixture file that uses the block.
+                self._blocks[path] = yamlload.plain(yamlload.load_file(path))
             except yamlload.YAMLError as exc:
                 raise BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
-        return self.resolve(copy.deepcopy(self._blocks[path]), rel, line, case_id, pointer, stack + (name,))
+        # resolve builds new mappings and lists all the way down, so the cached
+        # block is never shared with a case.
+        return self.resolve(self._blocks[path], rel, line, case_id, pointer, stack + (name,))
 
     def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
                 stack: tuple[str, ...] = ()) -> Any:
         """The value with every block in it resolved."""
+        self.charge(1, rel, line, case_id, pointer)
+        if isinstance(value, (dict, list)) and pointer.count("/") > bounds.MAX_DEPTH:
+            # Each file is bounded by the loader, but blocks inside blocks add up.
+            raise BlockError(rel, line, case_id, pointer, EXPANSION_LIMIT,
+                             f"nested more than {bounds.MAX_DEPTH} levels deep once blocks are resolved")
         if isinstance(value, dict):
             if "$block" in value:
                 base = self.block(value["$block"], rel, getattr(value, "line", line), case_id, pointer, stack)

@@ -67,7 +67,7 @@ def written_ids(path: Path) -> list[tuple[str, int | None]]:
     reading only ids keeps that as quick as parsing the YAML. A file that cannot
     be read contributes no id: its own validation reports it."""
     try:
-        doc = yamlload.load(path.read_text(encoding="utf-8"))
+        doc = yamlload.load_file(path)
     except (OSError, ValueError):
         return []
     cases = doc.get("cases") if isinstance(doc, dict) else None

@@ -4,13 +4,15 @@ conformance/corpus/checks/ on every row."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance import yamlload
+from conformance import bounds, yamlload
 from conformance.corpus import matrix
 from conformance.corpus.blocks import BlockError, Blocks, deep_merge
+from conformance.corpus.budget import Budget, matrix_rows
 from conformance.corpus.checks import (
     component_folder,
     feature_claims,
@@ -39,7 +41,9 @@ class _Loader:
         self.root = root.resolve()
         self.extra = tuple(extra)
         self.problems: list[Problem] = []
-        self.blocks = Blocks(self.root, self.rel)
+        # Per file: values built while expanding its cases, and cases made.
+        self.budget = Budget()
+        self.blocks = Blocks(self.root, self.rel, lambda *where: self.budget.charge(*where))
         # Every id as written (id, file, line), in load order: ids are unique as
         # written, whatever rows a matrix derives from them.
         self.written: list[ids.Written] = []
@@ -71,8 +75,9 @@ class _Loader:
         home = extra.path if extra is not None else self.root
         self.blocks.scope = (extra.path, self.root) if extra is not None else (self.root,)
         corpus.files.append(rel)
+        self.budget = Budget()
         try:
-            doc = yamlload.load(path.read_text(encoding="utf-8"))
+            doc = yamlload.load_file(path)
         except yamlload.YAMLError as exc:
             self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
             return
@@ -102,6 +107,9 @@ class _Loader:
             self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
             return
         for index, raw_case in enumerate(cases):
+            if self.budget.stopped:
+                # The limit's problem is reported once; the rest of the file is not loaded.
+                return
             self._case_line = yamlload.line_of(doc, ["cases", index])
             if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str):
                 self.written.append((raw_case["id"], rel, self._case_line))
@@ -141,6 +149,14 @@ class _Loader:
             self._broken(corpus, case_id, component, rel, before)
             return
         case_input = deep_merge(shared, case_input)
+        # Counted before any row is made: a product of a few short lists can be
+        # millions of cases.
+        too_many = self.budget.make_cases(matrix_rows(raw_case.get("matrix")), rel,
+                                          yamlload.line_of(doc, prefix + ["matrix"]), case_id, f"/cases/{index}/matrix")
+        if too_many is not None:
+            self.problems.append(too_many)
+            self._broken(corpus, case_id, component, rel, before)
+            return
         for expansion in matrix.expand(raw_case.get("matrix"), rel, doc, prefix, case_id):
             if isinstance(expansion, Problem):
                 self.problems.append(expansion)
@@ -148,15 +164,21 @@ class _Loader:
                 return
             params, label, row = expansion
             derived = case_id + label
+            sizes = {k: bounds.shape(v, 10**9, bounds.MAX_FILE_VALUES).nodes for k, v in params.items()}
+            charge = functools.partial(self.budget.charge_row, sizes, rel, line, derived, f"/cases/{index}")
             try:
-                title = matrix.substitute(merged["title"], params)
+                title = matrix.substitute(merged["title"], params, charge)
                 claims = matrix.row_claims(defaults, raw_case, prefix, row, params)
-                concrete_input = matrix.substitute(case_input, params)
-                concrete_expect = matrix.substitute(expect, params)
+                concrete_input = matrix.substitute(case_input, params, charge)
+                concrete_expect = matrix.substitute(expect, params, charge)
             except matrix.UnknownParameter as exc:
                 self.problems.append(exc.problem(rel, line, derived, f"/cases/{index}", params))
                 self._broken(corpus, derived, component, rel, before)
                 continue
+            except BlockError as exc:
+                self.problems.append(exc.problem)
+                self._broken(corpus, derived, component, rel, before)
+                return
             mark = len(self.problems)
             self.check_row(rel, doc, prefix, derived, component, merged["operation"], concrete_input,
                            concrete_expect, claims, corpus.features)

@@ -12,7 +12,7 @@ import copy
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from conformance import yamlload
@@ -98,8 +98,13 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def substitute(value: Any, params: dict[str, Any]) -> Any:
-    """Replace matrix parameters inside a value (see docs/fixture-format.md)."""
+def substitute(value: Any, params: dict[str, Any], charge: Callable[[str | None], None] | None = None) -> Any:
+    """Replace matrix parameters inside a value (see docs/fixture-format.md).
+
+    `charge` hears of each value built: None for one node, a parameter's name
+    for a copy of that parameter."""
+    if charge is not None:
+        charge(None)
     if not params and not isinstance(value, (dict, list, str)):
         return value
     if isinstance(value, str):
@@ -107,16 +112,21 @@ def substitute(value: Any, params: dict[str, Any]) -> Any:
         if whole:
             if whole.group(1) not in params:
                 raise UnknownParameter(whole.group(1))
+            if charge is not None:
+                charge(whole.group(1))
             return copy.deepcopy(params[whole.group(1)])
 
         def text(match: re.Match) -> str:
             if match.group(1) not in params:
                 raise UnknownParameter(match.group(1))
+            if charge is not None:
+                charge(match.group(1))
             return _text(params[match.group(1)])
 
         return _PARAM.sub(text, value)
     if isinstance(value, dict):
-        return {substitute(k, params) if isinstance(k, str) else k: substitute(v, params) for k, v in value.items()}
+        return {substitute(k, params, charge) if isinstance(k, str) else k: substitute(v, params, charge)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [substitute(v, params) for v in value]
+        return [substitute(v, params, charge) for v in value]
     return value

@@ -264,3 +264,17 @@ def test_a_kept_input_is_plain_data_whatever_the_loader_made_of_it():
     value, cut = bounded(located)
     assert not cut and type(value) is dict and type(value["a"]) is dict
     assert details.as_text(value, cut) == "a:\n  b: [1, 2]"
+
+
+def test_report_takes_a_folder_and_refuses_a_wrong_file_in_one_line(tmp_path, capsys):
+    run(tmp_path)
+    (tmp_path / "report" / "compliance.md").unlink()
+    assert main(["report", str(tmp_path / "report")]) == 0
+    assert (tmp_path / "report" / "compliance.md").is_file()
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for wrong in (deep, tmp_path / "report" / "compliance.md", tmp_path / "nothing"):
+        capsys.readouterr()
+        assert main(["report", str(wrong)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and str(wrong) in err

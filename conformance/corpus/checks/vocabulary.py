@@ -22,7 +22,7 @@ def load(root: Path, rel: Callable[[Path], str]) -> tuple[dict[str, dict[str, An
     for path in sorted((root / "features").glob("*.yaml")):
         name_of = rel(path)
         try:
-            doc = yamlload.load(path.read_text(encoding="utf-8"))
+            doc = yamlload.load_file(path)
         except yamlload.YAMLError as exc:
             found.append(Problem(name_of, exc.line, None, "", "yaml", exc.message))
             continue
