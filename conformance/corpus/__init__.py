@@ -10,6 +10,7 @@ line, case id, JSON pointer and rule, and every case that is sound is still load
 | extra | folders of a user's own fixtures layered over the bundled corpus |
 | blocks | `{$block: NAME}` resolution |
 | matrix | parameter matrices and `{{param}}` substitution |
+| budget | how far one file may expand (values built, cases made) |
 | loader | reading files and cases, running the checks |
 | records | `Corpus`, `BrokenCase` |
 | checks/ | one module per validation rule |
