@@ -226,6 +226,22 @@ def cmd_diff(args) -> int:
     return EXIT_UNEXPECTED if args.fail_on_regression and diff.has_regressions(old, new) else EXIT_OK
 
 
+def cmd_matrix(args) -> int:
+    from conformance.report import matrix
+
+    try:
+        columns = matrix.load_columns([Path(p) for p in args.reports])
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    text = matrix.render(columns)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        print(text, end="")
+    return EXIT_OK
+
+
 def cmd_new(args) -> int:
     from conformance import skeleton
 
@@ -368,6 +384,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("new")
     p.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a passing case stopped passing")
     p.set_defaults(fn=cmd_diff)
+
+    p = sub.add_parser("matrix", help="one Markdown table of features over several reports (releases, branches)")
+    p.add_argument("reports", nargs="+", metavar="REPORT_DIR", help="report folders (or their results.json)")
+    p.add_argument("--out", help="write the table to this file instead of stdout")
+    p.set_defaults(fn=cmd_matrix)
 
     p = sub.add_parser("new", help="print a skeleton case to fill in")
     p.add_argument("component")

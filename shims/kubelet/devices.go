@@ -1,3 +1,5 @@
+//go:build !kubelet_pre137
+
 package main
 
 import (

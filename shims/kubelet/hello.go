@@ -7,6 +7,11 @@ import "topoconf/shims/protocol"
 // module's build information.
 var upstreamVersion = ""
 
+// upstreamBase is the release a local tree is based on (build.sh sets it
+// with upstreamVersion); it decides which Kubernetes minor the build answers
+// for when the version names a branch rather than a release.
+var upstreamBase = ""
+
 const upstreamModule = "k8s.io/kubernetes"
 
 // releaseFeatures are the vocabulary entries (fixtures/features/kubelet.yaml)

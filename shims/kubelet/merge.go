@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 type mergeInput struct {
@@ -106,21 +106,24 @@ func runMerge(raw json.RawMessage) answer {
 	// Start-up's checks first, by the code that makes them: option parsing,
 	// NUMA discovery (distances for prefer-closest), the NUMA count limit and
 	// the policy name. The scope is irrelevant to a merge.
-	if _, err := topologymanager.NewManager(logger, nodes, in.Policy, topologymanager.ContainerTopologyScope, in.Options); err != nil {
+	if _, err := newTopologyManager(logger, nodes, in.Policy, topologymanager.ContainerTopologyScope, in.Options); err != nil {
 		if r, known := classify(err); known {
 			return ok(map[string]any{"refused": r})
 		}
 		return failure("topologymanager.NewManager failed in a way the contract has no reason for", err)
 	}
 	var policy topologymanager.Policy
+	var opts topologymanager.PolicyOptions
+	var numaInfo *topologymanager.NUMAInfo
 	if in.Policy == topologymanager.PolicyNone {
 		policy = topologymanager.NewNonePolicy()
 	} else {
-		opts, err := topologymanager.NewPolicyOptions(logger, in.Options)
+		var err error
+		opts, err = newPolicyOptions(logger, in.Options)
 		if err != nil {
 			return failure("NewPolicyOptions failed after NewManager accepted the options", err)
 		}
-		numaInfo, err := topologymanager.NewNUMAInfo(nodes, opts)
+		numaInfo, err = topologymanager.NewNUMAInfo(nodes, opts)
 		if err != nil {
 			return failure("NewNUMAInfo failed after NewManager accepted the topology", err)
 		}
@@ -128,12 +131,16 @@ func runMerge(raw json.RawMessage) answer {
 			return failure("cannot build the policy", err)
 		}
 	}
-	hint, admit := policy.Merge(logger, providers)
+	hint, admit := mergeHints(policy, logger, providers)
+	decided, err := scoreDecided(in.Policy, numaInfo, opts, logger, providers, hint)
+	if err != nil {
+		return failure("cannot merge again with strategy none", err)
+	}
 	return ok(map[string]any{
 		"affinity":     maskToJSON(hint.NUMANodeAffinity),
 		"preferred":    hint.Preferred,
 		"score":        hintScore(hint),
 		"admit":        admit,
-		"scoreDecided": false,
+		"scoreDecided": decided,
 	})
 }
