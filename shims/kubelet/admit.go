@@ -138,7 +138,6 @@ func (s *affinityStore) affinity(logger klog.Logger, podUID, containerName strin
 	return tmAffinity(s.tm, logger, podUID, containerName)
 }
 func (s *affinityStore) GetPolicy() topologymanager.Policy { return s.tm.GetPolicy() }
-func (s *affinityStore) Name() string                      { return s.tm.Name() }
 
 // observed wraps a hint provider without changing what it does: it records
 // which containers reached allocation and, for the memory manager, what each

@@ -34,6 +34,9 @@ func (s *affinityStore) GetAffinity(podUID, containerName string) topologymanage
 	return s.affinity(klog.Background(), podUID, containerName)
 }
 
+// Name is part of the Store interface from v1.36 on.
+func (s *affinityStore) Name() string { return s.tm.Name() }
+
 func (o *observed) GetTopologyHints(p *v1.Pod, c *v1.Container) map[string][]topologymanager.TopologyHint {
 	return o.inner.GetTopologyHints(p, c)
 }

@@ -32,6 +32,9 @@ func (s *affinityStore) GetAffinity(logger klog.Logger, podUID, containerName st
 	return s.affinity(logger, podUID, containerName)
 }
 
+// Name is part of the Store interface from v1.36 on.
+func (s *affinityStore) Name() string { return s.tm.Name() }
+
 func (o *observed) GetTopologyHints(l klog.Logger, p *v1.Pod, c *v1.Container, op lifecycle.Operation) map[string][]topologymanager.TopologyHint {
 	return o.inner.GetTopologyHints(l, p, c, op)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"k8s.io/klog/v2"
+	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	"topoconf/shims/kubelet/cadvisorapi"
 )
@@ -106,7 +107,7 @@ func runMerge(raw json.RawMessage) answer {
 	// Start-up's checks first, by the code that makes them: option parsing,
 	// NUMA discovery (distances for prefer-closest), the NUMA count limit and
 	// the policy name. The scope is irrelevant to a merge.
-	if _, err := newTopologyManager(logger, nodes, in.Policy, topologymanager.ContainerTopologyScope, in.Options); err != nil {
+	if _, err := newTopologyManager(logger, nodes, in.Policy, kubeletconfig.ContainerTopologyManagerScope, in.Options); err != nil {
 		if r, known := classify(err); known {
 			return ok(map[string]any{"refused": r})
 		}
