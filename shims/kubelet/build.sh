@@ -16,6 +16,9 @@
 #   KUBELET_SHIM_OUT=/path/to/kubelet-shim ...  where to put the binary instead
 #   KUBELET_SHIM_VERSION=pr142226-x ...         the version hello reports for a local
 #                                               tree (default: git describe of it)
+#   KUBELET_SHIM_MINOR=38 ...                   the Kubernetes minor a local tree answers
+#                                               for (default: from the version, else the
+#                                               release it is based on)
 #
 # The first build of a release fetches the modules through the Go module
 # proxy and compiles the kubelet packages (minutes on 2 cores); later builds
@@ -107,13 +110,14 @@ if [[ -n "$src" ]]; then
   modargs=(-modfile="$local_dir/go.mod" -mod=mod)
   described="${KUBELET_SHIM_VERSION:-$(git -C "$src" describe --tags --always --dirty 2>/dev/null || echo local)}"
   ldflags="-X main.upstreamVersion=${described} -X main.upstreamBase=${release}"
+  if [[ -n "${KUBELET_SHIM_MINOR:-}" ]]; then ldflags+=" -X main.kubernetesMinor=${KUBELET_SHIM_MINOR}"; fi
 fi
 
 # Skip the build when nothing it depends on has changed (the shared protocol
 # module, ../protocol, included).
-inputs="$( { go version; echo "tags=$tags src=$src release=$release version=${KUBELET_SHIM_VERSION:-}"; cat "$modfile" "${modfile%.mod}.sum" 2>/dev/null;
+inputs="$( { go version; echo "tags=$tags src=$src release=$release version=${KUBELET_SHIM_VERSION:-} minor=${KUBELET_SHIM_MINOR:-}"; cat "$modfile" "${modfile%.mod}.sum" 2>/dev/null;
              cat *.go cadvisorapi/*.go ../protocol/go.mod ../protocol/*.go;
-             if [[ -n "$src" ]]; then git -C "$src" rev-parse HEAD 2>/dev/null; git -C "$src" status --porcelain 2>/dev/null; fi; } | sha256sum | cut -d' ' -f1)"
+             if [[ -n "$src" ]]; then git -C "$src" rev-parse HEAD 2>/dev/null || true; git -C "$src" status --porcelain 2>/dev/null || true; fi; } | sha256sum | cut -d' ' -f1)"
 # The pinned release is also bin/kubelet-shim, the path tox, CI and the
 # README have always used.
 publish_default() {

@@ -80,6 +80,9 @@ func checkVersion(requested string) (string, bool) {
 }
 
 func linkedMinor() int {
+	if n, err := strconv.Atoi(kubernetesMinor); err == nil {
+		return n
+	}
 	version := linkedVersion()
 	if upstreamBase != "" {
 		version = upstreamBase

@@ -12,6 +12,13 @@ var upstreamVersion = ""
 // for when the version names a branch rather than a release.
 var upstreamBase = ""
 
+// kubernetesMinor, when build.sh is given KUBELET_SHIM_MINOR, is the
+// Kubernetes minor a local tree is the development line of: a pull request
+// against master built on the last release's source answers as the next
+// minor (and leaves older versions' cases unsupported), as a checkout whose
+// git describe names that minor would.
+var kubernetesMinor = ""
+
 const upstreamModule = "k8s.io/kubernetes"
 
 // releaseFeatures are the vocabulary entries (fixtures/features/kubelet.yaml)

@@ -21,9 +21,11 @@ export GOTOOLCHAIN="${GOTOOLCHAIN:-local}" GOWORK=off GOFLAGS=-mod=mod
 
 # The release's go.mod, through the module proxy (this also tells whether the
 # proxy serves it).
-upstream_mod="$(cd /tmp && go mod download -json "k8s.io/kubernetes@$release" | sed -n 's/^\t"GoMod": "\(.*\)",$/\1/p')"
-if [[ -z "$upstream_mod" || ! -f "$upstream_mod" ]]; then
-  echo "generate.sh: the Go module proxy does not serve k8s.io/kubernetes@$release" >&2
+info="$(cd /tmp && go mod download -json "k8s.io/kubernetes@$release" 2>&1 || true)"
+upstream_mod="$(sed -n 's/^\t"GoMod": "\(.*\)",$/\1/p' <<<"$info")"
+problem="$(sed -n 's/^\t"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"$info" | sed 's/\\u003e/>/g; s/\\n\\t/ /g')"
+if [[ -n "$problem" || -z "$upstream_mod" || ! -f "$upstream_mod" ]]; then
+  echo "generate.sh: cannot use k8s.io/kubernetes@$release: ${problem:-the Go module proxy does not serve it}" >&2
   exit 1
 fi
 # The shim's own floor is go 1.26.0; a release asking for more keeps its
