@@ -69,7 +69,9 @@ def test_a_shim_built_against_a_local_tree_answers_with_that_tree(tmp_path):
     release = pinned_release()
     tree = local_tree(tmp_path, release)
     binary = tmp_path / "bin" / "kubelet-shim"
-    env = dict(os.environ, KUBERNETES_SRC=str(tree), KUBELET_SHIM_OUT=str(binary), KUBELET_SHIM_VERSION="local-test")
+    # The tree is the pinned release's, whatever release the surrounding run builds.
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBELET_RELEASE", "KUBELET_SHIM_TAGS", "KUBELET_SHIM_MINOR")}
+    env.update(KUBERNETES_SRC=str(tree), KUBELET_SHIM_OUT=str(binary), KUBELET_SHIM_VERSION="local-test")
     build = subprocess.run(["bash", str(SHIM / "build.sh")], env=env, capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-4000:]
 

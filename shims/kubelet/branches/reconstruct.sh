@@ -118,17 +118,27 @@ if pr == "142226":
 # builds its hints.
 with open(cpu_source) as f:
     src = f.read()
-m = re.search(r"\n(\t\t// Compute utilization score.*?\n\t\t}\n)", src, re.S)
+m = re.search(r"\n((?:\t\t//[^\n]*\n)*\t\tvar score int64\n.*?\n\t\t}\n)", src, re.S)
 if not m:
     sys.exit(f"reconstruct.sh: no score hunk in {cpu_source}")
 hunk = m.group(1)
 cpu = dest + "/pkg/kubelet/cm/cpumanager/policy_static.go"
-edit(cpu, "\t\tcpusInMask := p.topology.CPUDetails.CPUsInNUMANodes(mask.GetBits()...).Size()\n",
-     "\t\tcpusInMaskSet := p.topology.CPUDetails.CPUsInNUMANodes(mask.GetBits()...)\n\t\tcpusInMask := cpusInMaskSet.Size()\n")
-edit(cpu, "\t\t// Otherwise, create a new hint from the numa node bitmask and add it to the\n",
-     hunk + "\n\t\t// Otherwise, create a new hint from the numa node bitmask and add it to the\n")
-edit(cpu, "\t\t\tNUMANodeAffinity: mask,\n\t\t\tPreferred:        false,\n\t\t})\n\t})\n\n\t// Loop back through all hints and update the 'Preferred' field based on\n\t// counting the number of bits sets in the affinity mask and comparing it\n\t// to the minAffinitySize.",
-     "\t\t\tNUMANodeAffinity: mask,\n\t\t\tPreferred:        false,\n\t\t\tScore:            score,\n\t\t})\n\t})\n\n\t// Loop back through all hints and update the 'Preferred' field based on\n\t// counting the number of bits sets in the affinity mask and comparing it\n\t// to the minAffinitySize.")
+with open(cpu) as f:
+    text = f.read()
+begin = text.index("func (p *staticPolicy) generateCPUTopologyHints(")
+finish = text.index("\n}\n", begin)
+body = text[begin:finish]
+# The hunk reads the CPU set of the mask, which v1.37.2 only counts.
+count = re.search(r"\t\tcpusInMask := (p\.topology\.CPUDetails\.CPUsInNUMANodes\(mask\.GetBits\(\)\.\.\.\))\.Size\(\)\n", body)
+give_up = re.search(r"\t\tif numMatching < request \{\n\t\t\treturn\n\t\t\}\n", body)
+literal = re.search(r"\t\t\tPreferred: +false,\n", body)
+if not (count and give_up and literal):
+    sys.exit("reconstruct.sh: generateCPUTopologyHints of the base is not the expected one")
+body = (body[:count.start()] + "\t\tcpusInMaskSet := " + count.group(1) + "\n\t\tcpusInMask := cpusInMaskSet.Size()\n"
+        + body[count.end():give_up.end()] + "\n" + hunk + body[give_up.end():literal.end()]
+        + "\t\t\tScore:            score,\n" + body[literal.end():])
+with open(cpu, "w") as f:
+    f.write(text[:begin] + body + text[finish:])
 PY
 gofmt -l "$dest/pkg/kubelet/cm" | grep -v _test.go || true
 echo "reconstruct.sh: $dest holds k8s.io/kubernetes $base_version with pull request $pr laid over it"
