@@ -7,22 +7,35 @@ by `validate`); 2 usage or configuration error; 3 the implementation failed to s
 from __future__ import annotations
 
 import argparse
+import difflib
+import functools
+import itertools
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
-from conformance import __version__, schemas
+import yaml
+from tabulate import tabulate
+
+from conformance import __version__, export, extra_corpus, problem_report, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
-from conformance.model import BENIGN, XPASS
+from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
+from conformance.report import details
+from conformance.report import diff as report_diff
+from conformance.report import matrix as report_matrix
 from conformance.report import results as results_mod
 from conformance.runner import Selection, run, select
 
-EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = 0, 1, 2, 3
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = (session.EXIT_OK, session.EXIT_UNEXPECTED,
+                                                    session.EXIT_USAGE, session.EXIT_STARTUP)
 
 
 class UsageError(Exception):
@@ -30,22 +43,14 @@ class UsageError(Exception):
 
 
 def _csv(values: list[str] | None) -> tuple[str, ...]:
-    out: list[str] = []
-    for value in values or []:
-        out.extend(v.strip() for v in value.split(",") if v.strip())
-    return tuple(out)
+    return session.csv(values)
 
 
 def _selection(args, corpus) -> Selection:
-    selection = Selection(features=_csv(args.features), exclude_features=_csv(args.exclude_features),
-                          # not split on commas: a matrix case's id holds them
-                          ids=tuple(args.id or ()), components=_csv(args.component))
-    # A mistyped name would quietly select or exclude nothing.
-    unknown = [f for f in selection.features + selection.exclude_features if f not in corpus.features]
-    unknown += [c for c in selection.components if c not in corpus_mod.COMPONENTS]
-    if unknown:
-        raise UsageError("unknown feature or component: " + ", ".join(unknown) + " (see topoconf list)")
-    return selection
+    settings = session.Settings(impl="", features=session.csv(args.features),
+                                exclude_features=session.csv(args.exclude_features),
+                                ids=tuple(args.id or ()), components=session.csv(args.component))
+    return session.selection(settings, corpus)
 
 
 def _add_selection(parser: argparse.ArgumentParser) -> None:
@@ -56,25 +61,26 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
 
 
+def _add_extra_corpus(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--extra-corpus", action="append", type=Path, default=[], metavar="DIR",
+                        help="a folder of your own <component>/*.yaml fixtures (and blocks/), layered over the "
+                             "corpus; repeatable")
+
+
+def _load_with_extra(args):
+    """The corpus with the --extra-corpus folders; a folder that cannot be used
+    is a usage error, never a silently smaller corpus."""
+    corpus = corpus_mod.load(args.corpus, extra=args.extra_corpus)
+    unusable = [p for p in corpus.problems if p.rule == extra_corpus.RULE]
+    if unusable:
+        _print_problems(unusable, sys.stderr)
+        raise UsageError("an --extra-corpus folder is not usable")
+    return corpus
+
+
 def _print_problems(problems, stream=None) -> None:
     for problem in problems:
         print(problem.render(), file=stream or sys.stdout)
-
-
-def resolve_expectations(path: str | None, hello, disabled: bool):
-    """The expectations file to apply: the one given, or the bundled one for this
-    implementation and version, or none."""
-    if disabled:
-        return expectations_mod.NONE, []
-    if path is None:
-        bundled = expectations_dir() / f"{hello.name}-{hello.version}.yaml"
-        if not bundled.is_file():
-            return expectations_mod.NONE, []
-        expectations, problems = expectations_mod.load(bundled)
-        # Reports name the bundled file the same way wherever the package is installed.
-        expectations.file = f"conformance/expectations/{bundled.name}"
-        return expectations, problems
-    return expectations_mod.load(Path(path))
 
 
 def _progress(quiet: bool):
@@ -97,19 +103,16 @@ def _progress(quiet: bool):
 
 
 def cmd_run(args) -> int:
-    corpus = corpus_mod.load(args.corpus)
-    lost = corpus.unattributed_problems()
-    if lost:
-        _print_problems(lost, sys.stderr)
-        raise UsageError("the corpus has problems that lose cases; fix them (topoconf validate) before running")
-    selection = _selection(args, corpus)
-    cases, broken = select(corpus, selection)
+    settings = session.Settings.from_options(args, impl=args.impl, strict=args.strict)
+    if args.last_failed:
+        settings = replace(settings, ids=settings.ids + session.last_failed_ids(Path(args.last_failed)))
+    corpus = session.load_corpus(settings)
+    chosen = session.selection(settings, corpus)
+    cases, broken = select(corpus, chosen)
     if not cases and not broken:
-        raise UsageError("the selection holds no case (check --id, --features, --component)")
-    limits = Limits(startup_timeout=args.startup_timeout, case_timeout=args.case_timeout,
-                    restart_budget=args.restart_budget)
+        raise UsageError("the selection holds no case (check --id, --features, --exclude-features, --component)")
     try:
-        adapter = from_spec(args.impl, limits)
+        adapter = from_spec(settings.impl, settings.limits)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -118,37 +121,38 @@ def cmd_run(args) -> int:
         print(f"topoconf: the implementation failed to start: {exc}", file=sys.stderr)
         return EXIT_STARTUP
     try:
-        expectations, problems = resolve_expectations(args.expectations, hello, args.no_expectations)
-        if not problems:
-            problems = expectations.stale(corpus.all_ids)
-        if problems:
-            _print_problems(problems, sys.stderr)
-            raise UsageError("the expectations file is not usable")
+        expectations = session.expectations_for(settings, hello, corpus)
+        warnings = session.hello_warnings(hello, corpus)
+        for warning in warnings:
+            print(f"topoconf: warning: {warning}", file=sys.stderr)
         outcome = run(cases, broken, adapter, hello, expectations, _progress(args.quiet))
     finally:
         adapter.close()
-    outcome.selection = selection.describe()
-    document = results_mod.build(outcome, corpus.hash(), expectations.file)
-    directory = args.report_dir or results_mod.default_dir(document, Path("reports"))
-    written = results_mod.write_all(document, directory)
-    footer = document["footer"]
-    unexpected = [r for r in outcome.records if r.outcome not in BENIGN and (args.strict or r.outcome != XPASS)]
-    counts = ", ".join(f"{v} {k}" for k, v in footer["counts"].items() if v)
-    print(f"{hello.name} {hello.version}: {footer['total']} cases: {counts}.")
-    if not footer["complete"]:
-        print("The run is INCOMPLETE: the implementation's restart budget was spent.")
-    for record in unexpected[:20]:
-        print(f"  {record.outcome:>14}  {record.id}  {record.message or ''}")
-        print(f"{'':>18}rerun: {results_mod.rerun_command(adapter.spec, record.id)}")
-    if len(unexpected) > 20:
-        print(f"  ... and {len(unexpected) - 20} more; see {written[1]}")
+    outcome.selection = chosen.describe()
+    document = session.build_report(outcome, corpus, expectations, settings, warnings)
+    written = results_mod.write_all(document, session.report_dir(document, settings))
+    judged = session.verdict(outcome.records, outcome.complete, settings, warnings,
+                             f"{hello.name} {hello.version}")
+    print(judged.summary)
+    header = document["header"]
+    shown = {r["id"]: r for r in document["records"]}
+    for record in judged.unexpected[:args.show]:
+        print()
+        print("\n".join(details.plain(details.of(shown[record.id], header))))
+    if len(judged.unexpected) > args.show:
+        print(f"\n... and {len(judged.unexpected) - args.show} more unexpected outcomes; see {written[1]}")
+    for reason in judged.reasons:
+        print(f"FAILED: {reason}.")
     print(f"Report: {written[1]}")
-    return EXIT_UNEXPECTED if unexpected or not footer["complete"] else EXIT_OK
+    return judged.code
 
 
-def validate_all(paths: list[Path] | None, root: Path | None):
+def validate_all(paths: list[Path] | None, root: Path | None, extra: list[Path] | tuple[Path, ...] = ()):
+    """The corpus and every problem, one per base case (matrix rows merged) in file
+    and line order."""
     problems = []
     root = root or corpus_dir()
+    session.check_corpus_folder(root)
     for path in sorted(schemas.schemas_dir().rglob("*.json")):
         try:
             schemas.check_file(path)
@@ -156,10 +160,10 @@ def validate_all(paths: list[Path] | None, root: Path | None):
             problems.append(corpus_mod.Problem(str(path), None, None, "", "schema", str(exc).splitlines()[0]))
     for path in paths or []:
         # A mistyped path must not pass as a clean corpus.
-        if not corpus_mod.fixture_files(root, [path]):
+        if not corpus_mod.fixture_files(root, [path], extra):
             what = "holds no fixture file" if path.exists() else "does not exist"
             problems.append(corpus_mod.Problem(str(path), None, None, "", "path", f"{path} {what}"))
-    corpus = corpus_mod.load(root, paths)
+    corpus = corpus_mod.load(root, paths, extra)
     problems += corpus.problems
     # The bundled expectations name cases of the bundled corpus; against any
     # other corpus every entry would look stale.
@@ -167,11 +171,11 @@ def validate_all(paths: list[Path] | None, root: Path | None):
         for path in sorted(expectations_dir().glob("*.yaml")):
             expectations, found = expectations_mod.load(path)
             problems += found or expectations.stale(corpus.all_ids)
-    return corpus, problems
+    return corpus, problem_report.condense(problems, problem_report.row_counts(corpus.all_ids))
 
 
 def cmd_validate(args) -> int:
-    corpus, problems = validate_all([Path(p) for p in args.paths] or None, args.corpus)
+    corpus, problems = validate_all([Path(p) for p in args.paths] or None, args.corpus, args.extra_corpus)
     _print_problems(problems)
     print(f"{len(corpus.files)} files, {len(corpus.cases)} valid cases, {len(corpus.broken)} broken cases, "
           f"{len(problems)} problems.")
@@ -179,7 +183,8 @@ def cmd_validate(args) -> int:
 
 
 def cmd_list(args) -> int:
-    corpus = corpus_mod.load(args.corpus)
+    session.check_corpus_folder(args.corpus or corpus_dir())
+    corpus = _load_with_extra(args)
     cases, _ = select(corpus, _selection(args, corpus))
     if not cases:
         raise UsageError("the selection holds no case")
@@ -193,8 +198,6 @@ def cmd_list(args) -> int:
         print(json.dumps({"components": dict(sorted(per_component.items())),
                           "features": {f: per_feature.get(f, 0) for f in sorted(corpus.features)}}, indent=1))
         return EXIT_OK
-    from tabulate import tabulate
-
     print(tabulate(sorted(per_component.items()) + [("all", len(cases))], headers=["component", "cases"],
                    tablefmt="github"))
     print()
@@ -205,35 +208,30 @@ def cmd_list(args) -> int:
 
 
 def cmd_report(args) -> int:
-    try:
-        document = results_mod.load(Path(args.results))
-    except (OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
-    directory = Path(args.out) if args.out else Path(args.results).parent
+    source = Path(args.results)
+    document = session.load_results(source)
+    directory = Path(args.out) if args.out else (source if source.is_dir() else source.parent)
     for path in results_mod.write_all(document, directory)[1:]:
         print(f"wrote {path}")
     return EXIT_OK
 
 
 def cmd_diff(args) -> int:
-    from conformance.report import diff
-
     try:
-        old, new = results_mod.load(Path(args.old)), results_mod.load(Path(args.new))
-    except (OSError, ValueError) as exc:
+        old, new = report_diff.load(args.old), report_diff.load(args.new)
+    except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
-    print(diff.render(old, new), end="")
-    return EXIT_UNEXPECTED if args.fail_on_regression and diff.has_regressions(old, new) else EXIT_OK
+    changes = report_diff.compare(old, new)
+    print(report_diff.render_changes(changes), end="")
+    return EXIT_UNEXPECTED if changes.regressions and not args.report_only else EXIT_OK
 
 
 def cmd_matrix(args) -> int:
-    from conformance.report import matrix
-
     try:
-        columns = matrix.load_columns([Path(p) for p in args.reports])
-    except (OSError, ValueError) as exc:
+        columns = report_matrix.load_columns([Path(p) for p in args.reports])
+    except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
-    text = matrix.render(columns)
+    text = report_matrix.render(columns)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
@@ -243,21 +241,19 @@ def cmd_matrix(args) -> int:
 
 
 def cmd_new(args) -> int:
-    from conformance import skeleton
-
     try:
-        print(skeleton.render(args.component, args.operation), end="")
+        render = skeleton.render_file if args.file else skeleton.render
+        print(render(args.component, args.operation), end="")
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
     return EXIT_OK
 
 
 def cmd_export(args) -> int:
-    from conformance import export
-
     if args.format != "json":
         raise UsageError("only --format json is supported")
-    corpus = corpus_mod.load(args.corpus)
+    session.check_corpus_folder(args.corpus or corpus_dir())
+    corpus = corpus_mod.load(args.corpus, extra=args.extra_corpus)
     if corpus.problems:
         _print_problems(corpus.problems, sys.stderr)
         raise UsageError("the corpus has problems; fix them (topoconf validate) before exporting")
@@ -267,9 +263,10 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, known, strategies
-    from conformance.fuzz.differential import FuzzReport, fuzz_operation
-    from conformance.fuzz.report import write as write_report
+    # The fuzz package loads hypothesis (a third of a second); only this command needs it.
+    from conformance.fuzz import emit, strategies  # noqa: PLC0415
+    from conformance.fuzz.differential import FuzzReport  # noqa: PLC0415
+    from conformance.fuzz.report import write as write_report  # noqa: PLC0415
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
     wanted = _csv(args.operation)
@@ -300,11 +297,8 @@ def cmd_fuzz(args) -> int:
                 table = strategies.INVALID if args.invalid else strategies.VALID
                 if (component, operation) not in table:
                     continue
-                result = fuzz_operation(implementation, reference, component, operation, table[(component, operation)],
-                                        args.examples, args.seed, strategies.ignored_for(component, operation, hello.features),
-                                        invalid=args.invalid,
-                                        supported=strategies.supported_by(component, operation, hello.features),
-                                        known=known.for_operation(hello.name, hello.version, component, operation))
+                result = session.fuzz_operation(implementation, reference, hello, component, operation,
+                                                args.examples, args.seed, invalid=args.invalid)
                 report.operations.append(result)
                 if result.oracle_failure is not None:
                     print(f"topoconf: the oracle failed while fuzzing {component}.{operation}: "
@@ -330,13 +324,77 @@ def cmd_fuzz(args) -> int:
 
 
 def cmd_fuzz_summary(args) -> int:
-    from conformance.fuzz import summary
-
     try:
-        path = summary.write(Path(args.dir))
-    except (FileNotFoundError, summary.BadRun) as exc:
+        path = fuzz_summary.write(Path(args.dir))
+    except (FileNotFoundError, fuzz_summary.BadRun) as exc:
         raise UsageError(str(exc)) from None
     print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _side_by_side(left: list[str], right: list[str], titles: tuple[str, str]) -> list[str]:
+    width = max([len(titles[0]), *(len(line) for line in left)]) + 2
+    width = min(width, max(30, shutil.get_terminal_size((160, 40)).columns // 2))
+    rows = [f"{titles[0]:<{width}}| {titles[1]}", f"{'-' * width}+{'-' * (len(titles[1]) + 1)}"]
+    for a, b in itertools.zip_longest(left, right, fillvalue=""):
+        a = a if len(a) < width else a[:width - 2] + "~"
+        rows.append(f"{a:<{width}}| {b}")
+    return rows
+
+
+def cmd_show(args) -> int:
+    settings = session.Settings(impl="", corpus=str(args.corpus) if args.corpus else None,
+                                extra_corpus=tuple(args.extra_corpus or ()))
+    corpus = session.load_corpus(settings)
+    case = corpus.by_id.get(args.id)
+    if case is None:
+        matches = [c for c in corpus.cases if expectations_mod.id_matches(args.id, c.id)]
+        if len(matches) == 1:
+            (case,) = matches
+        elif matches:
+            listed = "\n".join(f"  {c.id}" for c in matches[:20])
+            raise UsageError(f"{len(matches)} cases match {args.id!r}; name one:\n{listed}")
+        else:
+            close = difflib.get_close_matches(args.id, list(corpus.by_id), n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UsageError(f"no case {args.id!r} in the corpus{hint}")
+    dump = functools.partial(yaml.safe_dump, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
+    print(f"{case.id}: {case.title}")
+    print(f"  file:      {case.file}:{case.line}")
+    print(f"  source:    {case.source}")
+    print(f"  operation: {case.component} {case.operation}")
+    print(f"  features:  {', '.join(case.features)}")
+    if case.notes:
+        print("  notes:")
+        print(textwrap.indent(case.notes.strip(), "    "))
+    print("input:")
+    print(textwrap.indent(dump(case.input).rstrip(), "  "))
+    print("expect:")
+    print(textwrap.indent(dump(case.expect).rstrip(), "  "))
+    if not args.results:
+        return EXIT_OK
+    document = session.load_results(Path(args.results))
+    record = next((r for r in document["records"] if r["id"] == case.id), None)
+    if record is None:
+        raise UsageError(f"{args.results}: the run has no record of {case.id}")
+    implementation = document["header"]["implementation"]["implementation"]
+    print(f"in the run of {implementation['name']} {implementation['version']}: {record['outcome']}"
+          + (f" ({record['message']})" if record.get("message") else ""))
+    detail = details.of(record, document["header"])
+    if detail.expectation:
+        print(f"  {detail.expectation}")
+    for line in detail.diff:
+        print(f"  {line}")
+    if detail.actual is None:
+        print("The report keeps the implementation's answer only for outcomes that need attention "
+              f"(not for {record['outcome']}).")
+    else:
+        expected = dump(case.expect.get("result")).rstrip().splitlines()
+        print("\n".join(_side_by_side(expected, detail.actual.splitlines(), ("expected", "actual"))))
+    if detail.stderr:
+        print("stderr (last lines):")
+        print(textwrap.indent("\n".join(detail.stderr), "  "))
+    print(f"rerun: {detail.rerun}")
     return EXIT_OK
 
 
@@ -352,37 +410,41 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run the corpus against an implementation and write reports")
     p.add_argument("--impl", default="reference", help="'reference' or 'exec:COMMAND' (default: reference)")
-    p.add_argument("--expectations", help="expectations file (default: the bundled one for the implementation)")
-    p.add_argument("--no-expectations", action="store_true", help="apply no expectations file")
-    p.add_argument("--strict", action="store_true", help="an unexpected pass (xpass) fails the run")
-    p.add_argument("--case-timeout", type=float, default=10.0, help="seconds per case (default 10)")
-    p.add_argument("--startup-timeout", type=float, default=30.0, help="seconds to answer hello (default 30)")
-    p.add_argument("--restart-budget", type=int, default=10, help="restarts allowed per run (default 10)")
-    p.add_argument("--report-dir", type=Path, help="default reports/<implementation>-<version>/")
+    p.add_argument("--strict", action="store_true", help="an unexpected pass (xpass), or unknown names in the "
+                                                          "implementation's hello, fail the run")
+    session.add_options(p.add_argument)
+    p.add_argument("--last-failed", metavar="RESULTS", help="rerun exactly the unexpected outcomes of an earlier "
+                                                             "run (its results.json or report folder)")
+    p.add_argument("--show", type=int, default=20, metavar="N", help="unexpected outcomes shown in full (default 20)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-    _add_selection(p)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("validate", help="check fixture files, blocks, schemas and expectations")
-    p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus)")
+    p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus); their ids are "
+                                             "still checked against the whole corpus")
     p.add_argument("--corpus", type=Path, default=None)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_validate)
 
     p = sub.add_parser("list", help="cases and features, with counts")
     p.add_argument("--ids", action="store_true", help="list case ids and titles")
     p.add_argument("--format", choices=("text", "json"), default="text")
     _add_selection(p)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_list)
 
     p = sub.add_parser("report", help="re-render compliance.md, compliance.html and junit.xml from results.json")
-    p.add_argument("results")
+    p.add_argument("results", help="a results.json or the report folder holding it")
     p.add_argument("--out", help="folder to write to (default: beside results.json)")
     p.set_defaults(fn=cmd_report)
 
-    p = sub.add_parser("diff", help="compare two results.json files, as Markdown")
-    p.add_argument("old")
-    p.add_argument("new")
-    p.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a passing case stopped passing")
+    p = sub.add_parser("diff", help="compare two runs (results.json or report folders), as Markdown; "
+                                     "exit 1 on regressions")
+    p.add_argument("old", help="the earlier run: its results.json or its report folder")
+    p.add_argument("new", help="the later run: its results.json or its report folder")
+    p.add_argument("--report-only", action="store_true", help="exit 0 even when a passing case stopped passing")
+    # Failing on regressions is the default now; the old flag is still accepted.
+    p.add_argument("--fail-on-regression", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(fn=cmd_diff)
 
     p = sub.add_parser("matrix", help="one Markdown table of features over several reports (releases, branches)")
@@ -390,15 +452,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the table to this file instead of stdout")
     p.set_defaults(fn=cmd_matrix)
 
-    p = sub.add_parser("new", help="print a skeleton case to fill in")
+    p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")
     p.add_argument("component")
     p.add_argument("operation")
+    p.add_argument("--file", action="store_true", help="a complete fixture file: header, defaults and one case")
     p.set_defaults(fn=cmd_new)
 
     p = sub.add_parser("export", help="write the expanded corpus as plain JSON")
     p.add_argument("dir")
     p.add_argument("--format", default="json")
     p.add_argument("--corpus", type=Path, default=None)
+    _add_extra_corpus(p)
     p.set_defaults(fn=cmd_export)
 
     p = sub.add_parser("fuzz", help="generated cases on an implementation and on the reference; disagreements "
@@ -422,6 +486,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
 
+    p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")
+    p.add_argument("id", help="a case id (or a glob matching exactly one)")
+    p.add_argument("--results", metavar="RESULTS", help="a run's results.json or report folder")
+    p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+    p.add_argument("--extra-corpus", action="append", default=[], metavar="DIR", help="a folder of your own fixtures")
+    p.set_defaults(fn=cmd_show)
+
     p = sub.add_parser("path", help="print the corpus folder (for `pytest --impl ... $(topoconf path)`)")
     p.set_defaults(fn=cmd_path)
     return top
@@ -435,6 +506,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.fn(args)
     except UsageError as exc:
+        print(f"topoconf: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except session.SessionError as exc:
+        _print_problems(exc.problems, sys.stderr)
         print(f"topoconf: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -8,19 +8,28 @@ line, case id, JSON pointer and rule, and every case that is sound is still load
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
+import json
+import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from conformance import quantity, schemas, yamlload
+from conformance import bounds, case_ids, feature_claims, quantity, result_keys, schemas, yamlload
+from conformance.extra_corpus import ExtraCorpus, block_names, shadowed_blocks
+from conformance.extra_corpus import prepare as prepare_extra
 from conformance.model import Case, Problem
 from conformance.paths import corpus_dir
+from conformance.suggest import did_you_mean
 
 COMPONENTS = ("kubelet", "koordinator", "kueue")
+# The key of a list-of-rows matrix row that holds the row's own feature claims.
+ROW_FEATURES = "features"
 _PARAM = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _BLOCK_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*(/[a-z0-9][a-z0-9_.-]*)*$")
 
@@ -33,6 +42,7 @@ class BrokenCase:
     component: str
     file: str
     problems: list[Problem]
+    line: int | None = None
 
 
 @dataclass
@@ -43,6 +53,8 @@ class Corpus:
     problems: list[Problem] = field(default_factory=list)
     features: dict[str, dict[str, Any]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    # User folders layered over root (see conformance/extra_corpus.py).
+    extra: tuple[ExtraCorpus, ...] = ()
 
     @cached_property
     def by_id(self) -> dict[str, Case]:
@@ -53,7 +65,7 @@ class Corpus:
         return set(self.by_id) | {b.id for b in self.broken}
 
     def hash(self) -> str:
-        return corpus_hash(self.root)
+        return corpus_hash(self.root, [e.path for e in self.extra])
 
     def unattributed_problems(self) -> list[Problem]:
         """Problems no broken case stands for: a file, a vocabulary or an id that
@@ -62,10 +74,15 @@ class Corpus:
         return [p for p in self.problems if p not in attributed]
 
 
-def corpus_hash(root: Path) -> str:
-    """sha256 over the corpus and the schemas, so a report names exactly what ran."""
+def corpus_hash(root: Path, extra: Sequence[Path] = ()) -> str:
+    """sha256 over the corpus, the schemas and any extra folders, so a report names
+    exactly what ran. Without extra folders the hash is what it always was."""
     digest = hashlib.sha256()
-    for base in (root, schemas.schemas_dir()):
+    for index, base in enumerate((root, schemas.schemas_dir(), *extra)):
+        if index >= 2:
+            # Marks where one extra folder starts, so moving a file between two
+            # folders changes the hash.
+            digest.update(b"\0extra\0")
         # Folders starting with "_" are not part of the corpus (staged, generated files).
         for path in sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
                            and not any(part.startswith("_") for part in p.relative_to(base).parts)):
@@ -76,35 +93,76 @@ def corpus_hash(root: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def fixture_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
-    """The fixture files under root (or under the given paths), in a stable order."""
+def fixture_files(root: Path, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> list[Path]:
+    """The fixture files under root and the extra folders (or under the given
+    paths), in a stable order."""
+    roots = [root.resolve(), *(Path(e).resolve() for e in extra)]
     selected: list[Path] = []
-    for base in paths or [root]:
+    for base in paths or roots:
         base = base.resolve()
         candidates = [base] if base.is_file() else sorted(base.rglob("*.y*ml"))
         for path in candidates:
             if path.suffix not in (".yaml", ".yml"):
                 continue
-            try:
-                rel = path.relative_to(root.resolve())
-            except ValueError:
+            owner = next((r for r in roots if r in path.parents), None)
+            if owner is None:
                 selected.append(path)
                 continue
-            parts = rel.parts
+            parts = path.relative_to(owner).parts
             if parts[0] in ("features", "blocks") or any(p.startswith("_") for p in parts):
                 continue
             selected.append(path)
-    return sorted(dict.fromkeys(selected))
+    # The bundled corpus first, then the extra folders in the order given: a
+    # duplicate is reported in the folder that came last, the user's.
+    def order(path: Path) -> tuple[int, Path]:
+        return next((i for i, r in enumerate(roots) if r in path.parents), len(roots)), path
+
+    return sorted(dict.fromkeys(selected), key=order)
 
 
 class _Loader:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, extra: Sequence[ExtraCorpus] = ()):
         self.root = root.resolve()
+        self.extra = tuple(extra)
         self.problems: list[Problem] = []
-        self._blocks: dict[str, Any] = {}
+        self._blocks: dict[Path, Any] = {}
+        self._block_files: dict[tuple[tuple[Path, ...], str], Path | None] = {}
         self._input_validators_missing: set[tuple[str, str]] = set()
+        # Per file: values built while expanding its cases, and cases made.
+        self._spent = 0
+        self._made = 0
+        self._stopped = False
+        # Every id as written (id, file, line), in load order: ids are unique as
+        # written, whatever rows a matrix derives from them.
+        self.written: list[tuple[str, str, int | None]] = []
+        self._case_line: int | None = None
+        # The corpora whose blocks the file being loaded may use, nearest first.
+        self._scope: tuple[Path, ...] = (self.root,)
+
+    def _charge_row(self, sizes: dict[str, int], rel: str, line: int | None, case_id: str, pointer: str,
+                    name: str | None) -> None:
+        self.charge(1 if name is None else sizes[name], rel, line, case_id, pointer)
+
+    def charge(self, amount: int, rel: str, line: int | None, case_id: str | None, pointer: str) -> None:
+        """Count values built for the current file; a file whose blocks, shared
+        input and matrix rows multiply past the limit is refused where it passes
+        it, before it can take the harness's memory."""
+        self._spent += amount
+        if self._spent > bounds.MAX_FILE_VALUES:
+            self._stopped = True
+            raise _BlockError(rel, line, case_id, pointer, "expansion-limit",
+                              f"the cases of this file expand to more than {bounds.MAX_FILE_VALUES} values "
+                              "(each use of a block, of shared input and of a matrix parameter is a copy)")
+
+    def owner(self, path: Path) -> ExtraCorpus | None:
+        """The extra folder holding path, if any."""
+        resolved = path.resolve()
+        return next((e for e in self.extra if e.path in resolved.parents), None)
 
     def rel(self, path: Path) -> str:
+        extra = self.owner(path)
+        if extra is not None:
+            return extra.name_of(path)
         try:
             return path.resolve().relative_to(self.root.parent).as_posix()
         except ValueError:
@@ -117,7 +175,7 @@ class _Loader:
         for path in sorted(folder.glob("*.yaml")):
             rel = self.rel(path)
             try:
-                doc = yamlload.load(path.read_text(encoding="utf-8"))
+                doc = yamlload.load_file(path)
             except yamlload.YAMLError as exc:
                 self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
                 continue
@@ -148,18 +206,34 @@ class _Loader:
                               f"block name {name!r} must be a relative name inside fixtures/blocks/ (no '..', no absolute path)")
         if name in stack:
             raise _BlockError(*where, "block-cycle", "blocks use each other in a cycle: " + " -> ".join(stack + (name,)))
-        if name not in self._blocks:
-            path = self.root / "blocks" / f"{name}.yaml"
-            if not path.is_file():
-                raise _BlockError(*where, "block-missing", f"no block {name!r} (expected {self.rel(path)})")
+        places = [base / "blocks" / f"{name}.yaml" for base in self._scope]
+        key = (self._scope, name)
+        if key not in self._block_files:
+            self._block_files[key] = next((p for p in places if p.is_file()), None)
+        path = self._block_files[key]
+        if path is None:
+            known = [n for base in self._scope for n in block_names(base)]
+            raise _BlockError(*where, "block-missing",
+                              f"no block {name!r} (expected {' or '.join(self.rel(p) for p in places)})"
+                              + did_you_mean(name, known))
+        if path not in self._blocks:
             try:
-                self._blocks[name] = yamlload.load(path.read_text(encoding="utf-8"))
+                # Plain values: a line inside the block file would be reported
+                # against the fixture file that uses the block.
+                self._blocks[path] = yamlload.plain(yamlload.load_file(path))
             except yamlload.YAMLError as exc:
                 raise _BlockError(self.rel(path), exc.line, case_id, "", "yaml", exc.message) from None
-        return self.resolve(copy.deepcopy(self._blocks[name]), rel, line, case_id, pointer, stack + (name,))
+        # resolve builds new mappings and lists all the way down, so the cached
+        # block is never shared with a case.
+        return self.resolve(self._blocks[path], rel, line, case_id, pointer, stack + (name,))
 
     def resolve(self, value: Any, rel: str, line: int | None, case_id: str | None, pointer: str,
                 stack: tuple[str, ...] = ()) -> Any:
+        self.charge(1, rel, line, case_id, pointer)
+        if isinstance(value, (dict, list)) and pointer.count("/") > bounds.MAX_DEPTH:
+            # Each file is bounded by the loader, but blocks inside blocks add up.
+            raise _BlockError(rel, line, case_id, pointer, "expansion-limit",
+                              f"nested more than {bounds.MAX_DEPTH} levels deep once blocks are resolved")
         if isinstance(value, dict):
             if "$block" in value:
                 base = self.block(value["$block"], rel, getattr(value, "line", line), case_id, pointer, stack)
@@ -191,9 +265,14 @@ class _Loader:
     # -- files ------------------------------------------------------------
     def load_file(self, path: Path, corpus: Corpus) -> None:
         rel = self.rel(path)
+        extra = self.owner(path)
+        home = extra.path if extra is not None else self.root
+        self._scope = (extra.path, self.root) if extra is not None else (self.root,)
         corpus.files.append(rel)
+        self._spent = self._made = 0
+        self._stopped = False
         try:
-            doc = yamlload.load(path.read_text(encoding="utf-8"))
+            doc = yamlload.load_file(path)
         except yamlload.YAMLError as exc:
             self.problems.append(Problem(rel, exc.line, None, "", "yaml", exc.message))
             return
@@ -211,11 +290,11 @@ class _Loader:
             return
         component = doc["component"]
         try:
-            rel_in_corpus = path.resolve().relative_to(self.root)
+            rel_in_corpus = path.resolve().relative_to(home)
             if rel_in_corpus.parts[0] != component:
                 self.problems.append(
                     Problem(rel, yamlload.line_of(doc, ["component"]), None, "/component", "component-folder",
-                            f"a {component} fixture must live under fixtures/{component}/")
+                            f"a {component} fixture must live under {self.rel(home / component)}/")
                 )
         except ValueError:
             pass
@@ -230,6 +309,12 @@ class _Loader:
             self._schema_problems("fixture.schema.json", doc, doc, rel, None, [])
             return
         for index, raw_case in enumerate(cases):
+            if self._stopped:
+                # The limit's problem is reported once; the rest of the file is not loaded.
+                return
+            self._case_line = yamlload.line_of(doc, ["cases", index])
+            if isinstance(raw_case, dict) and isinstance(raw_case.get("id"), str):
+                self.written.append((raw_case["id"], rel, self._case_line))
             self.load_case(rel, doc, component, defaults, shared, index, raw_case, corpus)
 
     def load_case(self, rel: str, doc: Any, component: str, defaults: dict, shared: dict, index: int,
@@ -274,24 +359,47 @@ class _Loader:
             self._broken(corpus, case_id, component, rel, before)
             return
         case_input = deep_merge(shared, case_input)
+        # Counted before any row is made: a product of a few short lists can be
+        # millions of cases.
+        self._made += _matrix_rows(raw_case.get("matrix"))
+        if self._made > bounds.MAX_FILE_CASES:
+            self._stopped = True
+            self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["matrix"]), case_id,
+                                         f"/cases/{index}/matrix", "expansion-limit",
+                                         f"the file makes more than {bounds.MAX_FILE_CASES} cases "
+                                         "(each matrix row is one)"))
+            self._broken(corpus, case_id, component, rel, before)
+            return
         for expansion in self.expand_matrix(raw_case.get("matrix"), rel, doc, prefix, case_id):
             if expansion is None:
                 self._broken(corpus, case_id, component, rel, before)
                 return
-            params, label = expansion
+            params, label, row = expansion
             derived = case_id + label
+            sizes = {k: bounds.shape(v, 10**9, bounds.MAX_FILE_VALUES).nodes for k, v in params.items()}
+            charge = functools.partial(self._charge_row, sizes, rel, line, derived, f"/cases/{index}")
             try:
-                title = substitute(merged["title"], params)
-                concrete_input = substitute(case_input, params)
-                concrete_expect = substitute(expect, params)
+                title = substitute(merged["title"], params, charge)
+                claims = _row_claims(defaults, raw_case, prefix, row, params)
+                concrete_input = substitute(case_input, params, charge)
+                concrete_expect = substitute(expect, params, charge)
             except _UnknownParameter as exc:
                 self.problems.append(Problem(rel, line, derived, f"/cases/{index}", "matrix-parameter",
-                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"))
+                                             f"{{{{{exc.name}}}}} names no parameter of the matrix"
+                                             + did_you_mean(exc.name, params)))
                 self._broken(corpus, derived, component, rel, before)
                 continue
+            except _BlockError as exc:
+                self.problems.append(exc.problem)
+                self._broken(corpus, derived, component, rel, before)
+                return
             mark = len(self.problems)
-            self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features)
+            self.check_case(rel, doc, prefix, derived, component, merged, concrete_input, corpus.features, claims)
+            if len(self.problems) == mark:
+                self.check_claims(rel, doc, prefix, derived, component, merged["operation"], concrete_input,
+                                  claims, corpus.features)
             self.check_matchers(rel, doc, prefix, derived, concrete_expect, ["expect"])
+            self.check_result_keys(rel, doc, prefix, derived, component, merged["operation"], concrete_expect)
             if len(self.problems) > mark:
                 self._broken(corpus, derived, component, rel, mark)
                 continue
@@ -301,7 +409,7 @@ class _Loader:
                     component=component,
                     operation=merged["operation"],
                     title=title,
-                    features=tuple(merged["features"]),
+                    features=tuple(name for name, _ in claims),
                     source=merged["source"],
                     input=concrete_input,
                     expect=concrete_expect,
@@ -315,18 +423,15 @@ class _Loader:
             )
 
     def check_case(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, merged: dict,
-                   case_input: dict, features: dict) -> None:
+                   case_input: dict, features: dict, claims: list[tuple[str, list]]) -> None:
         operation = merged["operation"]
-        own = list(doc["cases"][prefix[1]].get("features", []))
-        for name in merged["features"]:
-            # Point at where the name is written: the case's own list or defaults.
-            where = prefix + ["features", own.index(name)] if name in own else \
-                ["defaults", "features", list(doc["defaults"]["features"]).index(name)]
+        for name, where in claims:
             pointer = schemas.path_pointer(where)
             known = features.get(name)
             if known is None:
+                vocabulary = self.rel(self.root / "features" / f"{component}.yaml")
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer, "unknown-feature",
-                                             f"feature {name!r} is not in fixtures/features/{component}.yaml"))
+                                             f"feature {name!r} is not in {vocabulary}" + did_you_mean(name, features)))
             elif known["component"] != component:
                 self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, pointer,
                                              "feature-component", f"feature {name!r} belongs to {known['component']}"))
@@ -335,9 +440,24 @@ class _Loader:
             self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["operation"]), case_id,
                                          f"/cases/{prefix[1]}/operation",
                                          "unknown-operation",
-                                         f"{component} has no operation {operation!r} (no schemas/{schema})"))
+                                         f"{component} has no operation {operation!r} (no schemas/{schema})"
+                                         + did_you_mean(operation, schemas.operations().get(component, ()))))
             return
         self._schema_problems(schema, case_input, doc, rel, case_id, prefix + ["input"], f"/cases/{prefix[1]}/input")
+
+    def check_claims(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+                     case_input: dict, claims: list[tuple[str, list]], features: dict) -> None:
+        """The `feature-claim` rule (conformance/feature_claims.py): a row claims the
+        features its input exercises and no other value's."""
+        written = dict(claims)
+        for found in feature_claims.check(component, operation, case_input, written, features):
+            # A missing claim is pointed at the input field (its line when the case
+            # writes it, else the case's); an extra one at where it is claimed.
+            where = written.get(found.feature) if found.kind == "extra" else \
+                prefix + ["input"] + _pointer_parts(found.pointer)
+            line = yamlload.line_of(doc, where) or yamlload.line_of(doc, prefix)
+            self.problems.append(Problem(rel, line, case_id, f"/cases/{prefix[1]}/input{found.pointer}",
+                                         "feature-claim", found.message))
 
     def check_matchers(self, rel: str, doc: Any, prefix: list, case_id: str, value: Any, path: list) -> None:
         """Every `$` matcher of the expectation is one compare knows, with an
@@ -357,7 +477,8 @@ class _Loader:
             (name,) = dollar
             argument = value[name]
             if name not in _MATCHER_ARGUMENTS:
-                message = f"unknown matcher {name!r} (known: {', '.join(_MATCHER_ARGUMENTS)})"
+                message = (f"unknown matcher {name!r}{did_you_mean(name, _MATCHER_ARGUMENTS)} "
+                           f"(known: {', '.join(_MATCHER_ARGUMENTS)})")
             elif not _MATCHER_ARGUMENTS[name][0](argument):
                 message = f"{name} takes {_MATCHER_ARGUMENTS[name][1]}, not {argument!r}"
         if message:
@@ -368,39 +489,66 @@ class _Loader:
         for key, item in value.items():
             self.check_matchers(rel, doc, prefix, case_id, item, path + [key])
 
+    def check_result_keys(self, rel: str, doc: Any, prefix: list, case_id: str, component: str, operation: str,
+                          expect: dict) -> None:
+        for unknown in result_keys.check(component, operation, expect.get("result")):
+            where = prefix + ["expect", "result"] + unknown.path
+            self.problems.append(Problem(rel, yamlload.line_of(doc, where), case_id, schemas.path_pointer(where),
+                                         result_keys.RULE, unknown.message))
+
     def expand_matrix(self, matrix: Any, rel: str, doc: Any, prefix: list, case_id: str):
-        """Yield (parameters, id label) per combination; None after a problem."""
+        """Yield (parameters, id label, row index or None) per combination; None
+        after a problem. A row's `features` key is its own feature claims, not a
+        parameter."""
         if matrix is None:
-            yield {}, ""
+            yield {}, "", None
             return
         if isinstance(matrix, dict):
             keys = list(matrix)
             for positions in itertools.product(*(range(len(matrix[k])) for k in keys)):
                 params = {k: matrix[k][i] for k, i in zip(keys, positions, strict=True)}
-                yield params, _label(params, {k: i + 1 for k, i in zip(keys, positions, strict=True)})
+                yield params, _label(params, {k: i + 1 for k, i in zip(keys, positions, strict=True)}), None
             return
-        keys = list(matrix[0])
+        keys = [k for k in matrix[0] if k != ROW_FEATURES]
         for i, row in enumerate(matrix):
-            if list(row) != keys:
+            if [k for k in row if k != ROW_FEATURES] != keys:
                 self.problems.append(Problem(rel, yamlload.line_of(doc, prefix + ["matrix", i]), case_id,
                                              f"/cases/{prefix[1]}/matrix/{i}", "matrix-rows",
                                              f"every row names the same parameters in the same order: {keys}"))
                 yield None
                 return
-        for i, row in enumerate(matrix, 1):
-            yield dict(row), _label(row, dict.fromkeys(row, i))
+        for i, row in enumerate(matrix):
+            params = {k: v for k, v in row.items() if k != ROW_FEATURES}
+            yield params, _label(params, dict.fromkeys(params, i + 1)), i
 
     def _broken(self, corpus: Corpus, case_id: str | None, component: str, rel: str, since: int) -> None:
         if case_id is not None:
-            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:]))
+            corpus.broken.append(BrokenCase(case_id, component, rel, self.problems[since:], self._case_line))
 
 
-def _is_quantity(value: Any) -> bool:
-    try:
-        quantity.parse(value)
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return True
+def _matrix_rows(matrix: Any) -> int:
+    if isinstance(matrix, dict):
+        return math.prod(len(values) for values in matrix.values())
+    return len(matrix) if isinstance(matrix, list) else 1
+
+
+def _row_claims(defaults: dict, raw_case: dict, prefix: list, row: int | None,
+                params: dict[str, Any]) -> list[tuple[str, list]]:
+    """The features one row claims, each with where it is written: `defaults`, the
+    case's own list, then the row's `features`, with `{{param}}` substituted.
+    A name written in several places points at the most specific one."""
+    written: list[tuple[str, list]] = [(n, ["defaults", "features", i])
+                                       for i, n in enumerate(defaults.get("features", []))]
+    written += [(n, prefix + ["features", i]) for i, n in enumerate(raw_case.get("features", []))]
+    if row is not None:
+        written += [(n, prefix + ["matrix", row, ROW_FEATURES, i])
+                    for i, n in enumerate(raw_case["matrix"][row].get(ROW_FEATURES, []))]
+    claims: dict[str, list] = {}
+    for name, where in written:
+        # A later, more specific place replaces the pointer but keeps the name's
+        # first position.
+        claims[substitute(name, params)] = where
+    return list(claims.items())
 
 
 _MATCHER_ARGUMENTS = {
@@ -408,7 +556,7 @@ _MATCHER_ARGUMENTS = {
     "$unordered": (lambda a: isinstance(a, list), "a list"),
     "$absent": (lambda a: a is True, "true"),
     "$exact": (lambda a: isinstance(a, dict), "a mapping"),
-    "$quantity": (_is_quantity, "a Kubernetes quantity"),
+    "$quantity": (quantity.is_quantity, "a Kubernetes quantity"),
     "$any": (lambda a: a is True, "true"),
 }
 
@@ -446,14 +594,17 @@ def _text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, (dict, list)):
-        import json
-
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
     return str(value)
 
 
-def substitute(value: Any, params: dict[str, Any]) -> Any:
-    """Replace matrix parameters inside a value (see docs/fixture-format.md)."""
+def substitute(value: Any, params: dict[str, Any], charge: Callable[[str | None], None] | None = None) -> Any:
+    """Replace matrix parameters inside a value (see docs/fixture-format.md).
+
+    `charge` hears of each value built: None for one node, a parameter's name
+    for a copy of that parameter."""
+    if charge is not None:
+        charge(None)
     if not params and not isinstance(value, (dict, list, str)):
         return value
     if isinstance(value, str):
@@ -461,18 +612,23 @@ def substitute(value: Any, params: dict[str, Any]) -> Any:
         if whole:
             if whole.group(1) not in params:
                 raise _UnknownParameter(whole.group(1))
+            if charge is not None:
+                charge(whole.group(1))
             return copy.deepcopy(params[whole.group(1)])
 
         def text(match: re.Match) -> str:
             if match.group(1) not in params:
                 raise _UnknownParameter(match.group(1))
+            if charge is not None:
+                charge(match.group(1))
             return _text(params[match.group(1)])
 
         return _PARAM.sub(text, value)
     if isinstance(value, dict):
-        return {substitute(k, params) if isinstance(k, str) else k: substitute(v, params) for k, v in value.items()}
+        return {substitute(k, params, charge) if isinstance(k, str) else k: substitute(v, params, charge)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [substitute(v, params) for v in value]
+        return [substitute(v, params, charge) for v in value]
     return value
 
 
@@ -486,34 +642,80 @@ def deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
-def load(root: Path | None = None, paths: list[Path] | None = None) -> Corpus:
+def load(root: Path | None = None, paths: list[Path] | None = None, extra: Sequence[Path] = ()) -> Corpus:
+    """Load the corpus at root (default: the bundled one) with the extra folders
+    layered over it (see conformance/extra_corpus.py).
+
+    With paths, only the fixture files under them are loaded, and their ids are
+    still checked against every other file of the corpus and the extra folders.
+    """
     root = (root or corpus_dir()).resolve()
-    loader = _Loader(root)
-    corpus = Corpus(root=root)
+    extras, setup_problems = prepare_extra(extra, root)
+    loader = _Loader(root, extras)
+    loader.problems.extend(setup_problems)
+    corpus = Corpus(root=root, extra=tuple(extras))
     corpus.features = loader.load_features()
-    for path in fixture_files(root, paths):
+    for one in extras:
+        loader.problems.extend(shadowed_blocks(one, root, loader.rel(root)))
+        if not fixture_files(root, [one.path], [one.path]):
+            loader.problems.append(Problem(one.label, None, None, "", "extra-corpus",
+                                           f"extra corpus {one.label} holds no <component>/*.yaml fixture file"))
+    selected = fixture_files(root, paths, [e.path for e in extras])
+    for path in selected:
         loader.load_file(path, corpus)
+    loader.problems.extend(_reused_ids(loader.written))
+    if paths:
+        loader.problems.extend(_ids_used_elsewhere(loader, root, extras, selected))
+    # Each id is one record. An id written twice is reported above; what is left
+    # is a matrix deriving the same row twice.
     seen: dict[str, Case | BrokenCase] = {}
     unique: list[Case] = []
-    for case in corpus.cases:
-        if case.id in seen:
-            first = seen[case.id]
-            loader.problems.append(Problem(case.file, case.line or None, case.id, "/id", "duplicate-id",
-                                           f"id {case.id!r} is already used in {first.file}"))
-            continue
-        seen[case.id] = case
-        unique.append(case)
-    # A broken case becomes a record of its own, so a reused id would be
-    # counted twice.
     unique_broken: list[BrokenCase] = []
-    for broken in corpus.broken:
-        if broken.id in seen:
-            loader.problems.append(Problem(broken.file, None, broken.id, "/id", "duplicate-id",
-                                           f"id {broken.id!r} is already used in {seen[broken.id].file}"))
-            continue
-        seen[broken.id] = broken
-        unique_broken.append(broken)
+    for record in [*corpus.cases, *corpus.broken]:
+        first = seen.get(record.id)
+        if first is None:
+            seen[record.id] = record
+            (unique if isinstance(record, Case) else unique_broken).append(record)
+        elif (first.file, first.line) == (record.file, record.line):
+            loader.problems.append(Problem(record.file, record.line or None, record.id, "/id", "duplicate-id",
+                                           f"the matrix gives the id {record.id!r} to two rows"))
     corpus.broken = unique_broken
     corpus.cases = unique
     corpus.problems = loader.problems
     return corpus
+
+
+def _place(file: str, line: int | None) -> str:
+    return f"{file}:{line}" if line else file
+
+
+def _reused_ids(written: list[tuple[str, str, int | None]]) -> list[Problem]:
+    first: dict[str, tuple[str, int | None]] = {}
+    found = []
+    for case_id, file, line in written:
+        if case_id in first:
+            found.append(Problem(file, line, case_id, "/id", "duplicate-id",
+                                 f"id {case_id!r} is already used in {_place(*first[case_id])}"))
+        else:
+            first[case_id] = (file, line)
+    return found
+
+
+def _ids_used_elsewhere(loader: _Loader, root: Path, extras: Sequence[ExtraCorpus],
+                        selected: list[Path]) -> list[Problem]:
+    """A duplicate-id problem for each id of the selection that a file outside it
+    also uses."""
+    mine: dict[str, tuple[str, int | None]] = {}
+    for case_id, file, line in loader.written:
+        mine.setdefault(case_id, (file, line))
+    found = []
+    chosen = set(selected)
+    for path in fixture_files(root, None, [e.path for e in extras]):
+        if path in chosen:
+            continue
+        for case_id, line in case_ids.written(path):
+            if case_id in mine:
+                file, own_line = mine[case_id]
+                found.append(Problem(file, own_line, case_id, "/id", "duplicate-id",
+                                     f"id {case_id!r} is already used in {_place(loader.rel(path), line)}"))
+    return found

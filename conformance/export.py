@@ -18,8 +18,7 @@ def write_json(corpus: Corpus, out: Path) -> list[Path]:
     written = []
     index = []
     for file, cases in sorted(by_file.items()):
-        # Paths inside the export mirror the corpus: <component>/<topic>.json.
-        target = out / Path(*Path(file).parts[1:]).with_suffix(".json")
+        target = out / _place(corpus, file)
         target.parent.mkdir(parents=True, exist_ok=True)
         document = {
             "format": FORMAT_VERSION,
@@ -40,3 +39,13 @@ def write_json(corpus: Corpus, out: Path) -> list[Path]:
                     encoding="utf-8")
     written.append(meta)
     return written
+
+
+def _place(corpus: Corpus, file: str) -> Path:
+    """Paths inside the export mirror the corpus: <component>/<topic>.json; the
+    files of the n-th extra folder go under extra/<n>/ so no two names meet."""
+    for number, extra in enumerate(corpus.extra, 1):
+        if file.startswith(extra.label + "/"):
+            inside = file[len(extra.label) + 1:]
+            return (Path("extra") / str(number) / inside).with_suffix(".json")
+    return Path(*Path(file).parts[1:]).with_suffix(".json")

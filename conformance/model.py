@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +26,31 @@ RUN_OUTCOMES = (PASS, FAIL, ERROR, CRASH, TIMEOUT, MALFORMED, BAD_SEQ, INVALID_R
 ALL_OUTCOMES = RUN_OUTCOMES + (XFAIL, XPASS)
 # Kinds an expectations entry may name.
 EXPECTABLE = (FAIL, ERROR, CRASH, TIMEOUT, MALFORMED, BAD_SEQ, INVALID_RESULT, UNSUPPORTED)
-# Outcomes that never make a run unexpected on their own.
+# Outcomes that never make a run unexpected on their own. An unexpected pass
+# (xpass) is one of them too, unless the run is strict: see `is_unexpected`.
 BENIGN = (PASS, XFAIL, UNSUPPORTED, SKIP)
+# Outcomes of cases that did not apply to the implementation: left out of every
+# pass rate, counted beside it.
+NOT_APPLICABLE = (UNSUPPORTED, SKIP)
+# Outcomes of cases whose answer matched the expectation.
+PASSED = (PASS, XPASS)
+# Outcomes that keep the answer and the case's details in the report, so that a
+# reader can act on them without rerunning anything.
+DETAILED = tuple(o for o in ALL_OUTCOMES if o not in (PASS, UNSUPPORTED, SKIP))
+# The largest answer or input kept in a record, as JSON text.
+DETAIL_LIMIT = 64 * 1024
+
+
+def is_unexpected(outcome: str, strict: bool) -> bool:
+    """The one rule every verdict uses (exit code, reports, junit, pytest): an
+    unexpected pass is a pass marked as such, and a failure only under --strict."""
+    if outcome == XPASS:
+        return strict
+    return outcome not in BENIGN
+
+
+def is_applicable(outcome: str) -> bool:
+    return outcome not in NOT_APPLICABLE
 
 
 @dataclass(frozen=True)
@@ -39,10 +63,18 @@ class Problem:
     pointer: str
     rule: str
     message: str
+    # For a problem shared by rows of a matrix case: case_id is the base id and
+    # these are the rows' labels (see conformance/problem_report.py).
+    rows: tuple[str, ...] = ()
+    all_rows: bool = False
 
     def render(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         case = f" case {self.case_id}:" if self.case_id else ""
+        if self.rows:
+            which = f"all {len(self.rows)} matrix rows" if self.all_rows else \
+                ("matrix row " if len(self.rows) == 1 else "matrix rows ") + " ".join(self.rows)
+            case = f" case {self.case_id} ({which}):"
         pointer = self.pointer or "/"
         return f"{where}:{case} {pointer}: [{self.rule}] {self.message}"
 
@@ -85,10 +117,18 @@ class Record:
     diff: list[str] | None = None
     stderr_tail: list[str] | None = None
     expectation_reason: str | None = None
+    line: int | None = None
+    title: str | None = None
+    source: str | None = None
+    notes: str | None = None
+    # The case's input and the implementation's answer, kept only for outcomes
+    # in DETAILED, each bounded by DETAIL_LIMIT (see `bounded`).
+    input: Any = None
+    actual: Any = None
+    truncated: tuple[str, ...] = ()
 
-    @property
-    def unexpected(self) -> bool:
-        return self.outcome not in BENIGN
+    def unexpected(self, strict: bool) -> bool:
+        return is_unexpected(self.outcome, strict)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -101,10 +141,17 @@ class Record:
             "expected_outcome": self.expected_outcome,
             "duration_ms": round(self.duration_ms, 3),
         }
-        for key in ("message", "diff", "stderr_tail", "expectation_reason"):
+        for key in ("line", "title", "source", "message", "diff", "stderr_tail", "expectation_reason", "notes"):
             value = getattr(self, key)
             if value is not None:
                 data[key] = value
+        if self.outcome in DETAILED:
+            for key in ("input", "actual"):
+                value = getattr(self, key)
+                if value is not None:
+                    data[key] = value
+            if self.truncated:
+                data["truncated"] = list(self.truncated)
         return data
 
     @classmethod
@@ -122,4 +169,22 @@ class Record:
             diff=data.get("diff"),
             stderr_tail=data.get("stderr_tail"),
             expectation_reason=data.get("expectation_reason"),
+            line=data.get("line"),
+            title=data.get("title"),
+            source=data.get("source"),
+            notes=data.get("notes"),
+            input=data.get("input"),
+            actual=data.get("actual"),
+            truncated=tuple(data.get("truncated", ())),
         )
+
+
+def bounded(value: Any, limit: int = DETAIL_LIMIT) -> tuple[Any, bool]:
+    """The value itself when its JSON text fits the limit, else the start of that
+    text (a string) and True: a huge answer must not make a huge report."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if len(text) <= limit:
+        # A plain copy: the loader's located mappings are dict subclasses that
+        # a YAML rendering of the report would refuse.
+        return json.loads(text), False
+    return text[:limit], True

@@ -1,11 +1,15 @@
 """The pytest plugin: every case of the corpus as a test item.
 
-    pytest --impl reference fixtures/
-    pytest --impl "exec:shims/kubelet/bin/kubelet-shim" --expectations FILE -n auto fixtures/kubelet
+    pytest --impl reference "$(topoconf path)"
+    pytest --impl "exec:shims/kubelet/bin/kubelet-shim" -n auto fixtures/kubelet
 
-The plugin is active only when `--impl` is given. Each pytest process (each
-xdist worker) starts its own implementation; the workers' records travel to the
-controller, which writes one report for the whole run.
+The plugin is active only when `--impl` is given. Options, the corpus, the
+selection, the expectations file, the verdict and the report are those of
+`topoconf run` (conformance/session.py). A path inside a corpus folder (one
+holding `features/` and `blocks/`, such as a checkout's `fixtures/`) makes that
+folder the corpus. Each pytest process (each xdist worker) starts its own
+implementation; the workers' records travel to the controller, which writes
+one report for the whole run.
 """
 
 from __future__ import annotations
@@ -14,14 +18,19 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
-from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
-from conformance.adapters import Limits, StartupError, from_spec
-from conformance.model import BENIGN, NOTRUN, PASS, SKIP, UNSUPPORTED, XFAIL, XPASS, Record
-from conformance.paths import corpus_dir, expectations_dir
+from conformance import session as harness
+from conformance.adapters import Hello, StartupError, from_spec
+from conformance.corpus import COMPONENTS
+from conformance.fuzz.differential import FuzzReport
+from conformance.fuzz.emit import write as write_generated
+from conformance.model import NOTRUN, PASS, SKIP, UNSUPPORTED, XFAIL, XPASS, Record
+from conformance.paths import corpus_dir
+from conformance.report import details
 from conformance.report import results as results_mod
-from conformance.runner import Run, Selection, broken_record, run_case
+from conformance.runner import Run, broken_record, run_case, select
 
 _KEY = "topoconf"
 
@@ -29,14 +38,7 @@ _KEY = "topoconf"
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("topoconf", "topology conformance corpus")
     group.addoption("--impl", default=None, help="run the corpus against 'reference' or 'exec:COMMAND'")
-    group.addoption("--expectations", default=None, help="the implementation's expectations file")
-    group.addoption("--features", action="append", default=[], help="only cases naming one of these features")
-    group.addoption("--exclude-features", action="append", default=[], help="leave out cases naming these features")
-    group.addoption("--case-timeout", type=float, default=10.0, help="seconds per case for exec: implementations")
-    group.addoption("--startup-timeout", type=float, default=30.0, help="seconds to answer hello")
-    group.addoption("--restart-budget", type=int, default=10, help="restarts allowed per process")
-    group.addoption("--report-dir", default=None, help="where to write the report (default reports/<impl>-<version>/)")
-    group.addoption("--corpus", default=None, help="the corpus folder (default: the bundled one)")
+    harness.add_options(group.addoption)
     group.addoption("--fuzz-examples", type=int, default=0,
                     help="also run N generated cases per operation against --fuzz-against (differential)")
     group.addoption("--fuzz-against", default="reference", help="the oracle for --fuzz-examples")
@@ -44,10 +46,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fuzz-only", action="store_true",
                     help="with --fuzz-examples, run the generated cases only, not the corpus")
     # `--strict` is pytest's own switch; with it an unexpected pass fails the run.
-
-
-def _csv(values: list[str]) -> tuple[str, ...]:
-    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
 
 
 def _strict(config) -> bool:
@@ -59,37 +57,68 @@ def _strict(config) -> bool:
         return bool(getattr(config.option, "strict", False))
 
 
+def corpus_root_of(path: Path) -> Path | None:
+    """The corpus folder a path lies in: the nearest folder, the path itself or
+    above it, that holds a feature vocabulary and building blocks."""
+    path = path.resolve()
+    for folder in [path, *path.parents]:
+        if (folder / "blocks").is_dir() and any((folder / "features").glob("*.yaml")):
+            return folder
+    return None
+
+
+def _argument_paths(config: pytest.Config) -> list[Path]:
+    paths = []
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0])
+        if path.exists():
+            paths.append(path)
+    return paths
+
+
+def _corpus_option(config: pytest.Config) -> str | None:
+    """--corpus as given, or the corpus the command-line paths lie in (unless it
+    is the bundled one, which needs no option)."""
+    if config.option.corpus:
+        return config.option.corpus
+    roots = {corpus_root_of(path) for path in _argument_paths(config)} - {None}
+    if len(roots) == 1:
+        (root,) = roots
+        if root != corpus_dir().resolve():
+            return str(root)
+    return None
+
+
 class _State:
     def __init__(self, config: pytest.Config):
         self.config = config
         option = config.option
-        self.spec = option.impl
-        self.limits = Limits(startup_timeout=option.startup_timeout, case_timeout=option.case_timeout,
-                             restart_budget=option.restart_budget)
-        self.selection = Selection(features=_csv(option.features), exclude_features=_csv(option.exclude_features))
-        self.corpus = corpus_mod.load(Path(option.corpus) if option.corpus else corpus_dir())
-        unknown = [f for f in self.selection.features + self.selection.exclude_features if f not in self.corpus.features]
-        if unknown:
-            raise pytest.UsageError("topoconf: unknown feature: " + ", ".join(unknown) + " (see topoconf list)")
+        config.option.corpus = _corpus_option(config)
+        self.settings = harness.Settings.from_options(option, impl=option.impl, strict=_strict(config))
+        try:
+            self.corpus = harness.load_corpus(self.settings)
+            self.selection = harness.selection(self.settings, self.corpus)
+        except harness.SessionError as exc:
+            raise pytest.UsageError(_usage(exc)) from None
         self.files = {str(Path(self.corpus.root.parent, f).resolve()) for f in self.corpus.files}
-        self.expectations = expectations_mod.NONE
-        if option.expectations:
-            self.expectations, problems = expectations_mod.load(Path(option.expectations))
-            problems = problems or self.expectations.stale(self.corpus.all_ids)
-            if problems:
-                raise pytest.UsageError("expectations file: " + "; ".join(p.render() for p in problems))
-        self.strict = _strict(config)
+        cases, broken = select(self.corpus, self.selection)
+        self.cases_by_file: dict[str, list] = {}
+        for item in cases + broken:
+            self.cases_by_file.setdefault(item.file, []).append(item)
+        self.expectations = None
         self.adapter = None
         self.hello = None
+        self.warnings: list[str] = []
         self.startup_error: str | None = None  # set in an xdist worker whose implementation did not start
         self.oracle = None
         self.worker_startup_errors: list[str] = []
         self.records: list[Record] = []
         self.worker_hellos: list[dict] = []
+        self.collected = 0
 
     def _down(self, message: str):
         if getattr(self.config, "workerinput", None) is None:
-            pytest.exit(message, returncode=3)
+            pytest.exit(message, returncode=harness.EXIT_STARTUP)
         # An xdist worker cannot end the session: a pytest.exit there reaches
         # the controller as a crashed item. Every item fails with the reason
         # instead, at once, and the controller ends with 3.
@@ -98,9 +127,9 @@ class _State:
 
     def _start(self, spec: str, who: str):
         try:
-            adapter = from_spec(spec, self.limits)
+            adapter = from_spec(spec, self.settings.limits)
         except ValueError as exc:
-            pytest.exit(f"topoconf: {exc}", returncode=2)
+            pytest.exit(f"topoconf: {exc}", returncode=harness.EXIT_USAGE)
         try:
             return adapter, adapter.start()
         except StartupError as exc:
@@ -110,9 +139,12 @@ class _State:
         if self.startup_error is not None:
             raise ImplementationDown(self.startup_error)
         if self.adapter is None:
-            self.adapter, self.hello = self._start(self.spec, "the implementation")
-            if not self.config.option.expectations:
-                self._bundled_expectations()
+            self.adapter, self.hello = self._start(self.settings.impl, "the implementation")
+            try:
+                self.expectations = harness.expectations_for(self.settings, self.hello, self.corpus)
+            except harness.SessionError as exc:
+                pytest.exit(_usage(exc), returncode=harness.EXIT_USAGE)
+            self.warnings = harness.hello_warnings(self.hello, self.corpus)
         return self.adapter, self.hello
 
     def ensure_oracle(self):
@@ -126,22 +158,18 @@ class _State:
     def oracle_failed(self, message: str):
         self._down(f"topoconf: the oracle failed while fuzzing: {message}")
 
-    def _bundled_expectations(self) -> None:
-        # As `topoconf run` does: the bundled file for this name and version.
-        bundled = expectations_dir() / f"{self.hello.name}-{self.hello.version}.yaml"
-        if not bundled.is_file():
-            return
-        expectations, problems = expectations_mod.load(bundled)
-        problems = problems or expectations.stale(self.corpus.all_ids)
-        if problems:
-            pytest.exit("topoconf: expectations file: " + "; ".join(p.render() for p in problems), returncode=2)
-        self.expectations = expectations
-
     def close(self) -> None:
         if self.adapter is not None:
             self.adapter.close()
         if self.oracle is not None:
             self.oracle.close()
+
+
+def _usage(exc: harness.SessionError) -> str:
+    return "\n".join([*(p.render() for p in exc.problems), f"topoconf: {exc}"])
+
+
+_STATE = pytest.StashKey[_State]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -150,37 +178,30 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_STATE] = _State(config)
 
 
-_STATE = pytest.StashKey[_State]()
-
-
 def _state(config: pytest.Config) -> _State | None:
     return config.stash.get(_STATE, None)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     state = _state(parent.config)
-    if state is not None and parent.config.option.fuzz_only:
+    if state is None or parent.config.option.fuzz_only:
         return None
-    if state is not None and str(file_path.resolve()) in state.files:
-        return FixtureFile.from_parent(parent, path=file_path)
+    if str(file_path.resolve()) in state.files:
+        rel = Path(file_path).resolve().relative_to(state.corpus.root.parent).as_posix()
+        # Node ids relative to the corpus (kubelet/merge/x.yaml::case-id), wherever it is installed.
+        return FixtureFile.from_parent(parent, path=file_path, nodeid=rel.split("/", 1)[1] if "/" in rel else rel)
     return None
 
 
 class FixtureFile(pytest.File):
     def collect(self):
         state = _state(self.config)
-        rel = str(Path(self.path).resolve().relative_to(state.corpus.root.parent).as_posix())
-        for case in state.corpus.cases:
-            if case.file == rel and state.selection.wants(case.id, case.component, case.features):
-                yield CaseItem.from_parent(self, name=case.id, case=case)
-        for broken in state.corpus.broken:
-            if broken.file == rel:
-                yield BrokenItem.from_parent(self, name=broken.id, broken=broken)
-        # Problems no broken case stands for (a file that did not load, a case
-        # dropped as a duplicate id) would otherwise lose their cases silently.
-        file_problems = [p for p in state.corpus.unattributed_problems() if p.file == rel]
-        if file_problems:
-            yield FileProblemItem.from_parent(self, name="<file>", problems=file_problems)
+        rel = Path(self.path).resolve().relative_to(state.corpus.root.parent).as_posix()
+        for item in state.cases_by_file.get(rel, ()):
+            if hasattr(item, "expect"):
+                yield CaseItem.from_parent(self, name=item.id, case=item)
+            else:
+                yield BrokenItem.from_parent(self, name=item.id, broken=item)
 
 
 class ImplementationDown(Exception):
@@ -188,10 +209,17 @@ class ImplementationDown(Exception):
 
 
 class CaseFailed(Exception):
-    def __init__(self, record: Record, spec: str):
+    def __init__(self, record: Record, header: dict):
         super().__init__(record.outcome)
         self.record = record
-        self.spec = spec
+        self.header = header
+
+
+def _header(state: _State) -> dict:
+    """What a rerun command and the details of a record need of the report header."""
+    hello = state.hello.raw if state.hello else {"implementation": {"name": "?", "version": "?"}}
+    return {"impl_spec": state.settings.impl, "implementation": hello, "strict": state.settings.strict,
+            "invocation": state.settings.invocation()}
 
 
 class CaseItem(pytest.Item):
@@ -210,33 +238,42 @@ class CaseItem(pytest.Item):
             raise
         record = run_case(self.case, adapter, hello, state.expectations)
         state.records.append(record)
-        if record.outcome == PASS or (record.outcome == XPASS and not state.strict):
+        self.stash[_OUTCOME] = record
+        if record.outcome in (PASS, XPASS) and not record.unexpected(state.settings.strict):
             return
         if record.outcome == XFAIL:
             pytest.xfail(f"{record.expected_outcome}: {record.expectation_reason}")
         if record.outcome in (UNSUPPORTED, SKIP):
             pytest.skip(f"{record.outcome}: {record.message}")
-        raise CaseFailed(record, state.spec)
+        raise CaseFailed(record, _header(state))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ImplementationDown):
             return str(excinfo.value)
         if isinstance(excinfo.value, CaseFailed):
-            record, spec = excinfo.value.record, excinfo.value.spec
-            lines = [f"{record.outcome}: {record.message or ''}".rstrip()]
+            record, header = excinfo.value.record, excinfo.value.header
+            lines = details.plain(details.of(record.to_json(), header))
             if record.outcome == XPASS:
-                lines = [f"xpass: passed, but the expectations file says {record.expected_outcome}"
-                         f" ({record.expectation_reason})"]
-            lines += [f"  {line}" for line in record.diff or []]
-            if record.stderr_tail:
-                lines += ["stderr (last lines):"] + [f"  {line}" for line in record.stderr_tail]
-            lines.append(f"source: {self.case.source}  ({self.case.file}:{self.case.line})")
-            lines.append("rerun: " + results_mod.rerun_command(spec, record.id))
+                lines[0] = (f"xpass (strict run): passed, but the expectations file says {record.expected_outcome}"
+                            f" ({record.expectation_reason})")
             return "\n".join(lines)
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
         return self.path, self.case.line, f"{self.case.id}: {self.case.title}"
+
+
+_OUTCOME = pytest.StashKey[Record]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    record = item.stash.get(_OUTCOME, None) if call.when == "call" else None
+    # A non-strict unexpected pass is reported as pytest reports its own: XPASS.
+    if record is not None and record.outcome == XPASS and report.passed:
+        report.wasxfail = f"{record.expected_outcome}: {record.expectation_reason}"
 
 
 class BrokenItem(pytest.Item):
@@ -245,23 +282,18 @@ class BrokenItem(pytest.Item):
         self.broken = broken
 
     def runtest(self) -> None:
-        _state(self.config).records.append(broken_record(self.broken))
-        raise CaseFailed(broken_record(self.broken), _state(self.config).spec)
+        state = _state(self.config)
+        state.records.append(broken_record(self.broken))
+        raise CaseFailed(broken_record(self.broken), _header(state))
 
     def repr_failure(self, excinfo, style=None):
         return "the fixture case is invalid:\n" + "\n".join("  " + p.render() for p in self.broken.problems)
 
 
-class FileProblemItem(pytest.Item):
-    def __init__(self, *, problems, **kwargs):
-        super().__init__(**kwargs)
-        self.problems = problems
-
-    def runtest(self) -> None:
-        raise CaseFailed(Record("<file>", "", "", (), "", "error"), "")
-
-    def repr_failure(self, excinfo, style=None):
-        return "the fixture file is invalid:\n" + "\n".join("  " + p.render() for p in self.problems)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    state = _state(session.config)
+    if state is not None:
+        state.collected = sum(1 for item in session.items if isinstance(item, (CaseItem, BrokenItem, FuzzItem)))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
@@ -273,17 +305,21 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
     if workeroutput is not None:
         # An xdist worker: hand the records to the controller.
         workeroutput[_KEY] = json.dumps({"hello": state.hello.raw if state.hello else None,
-                                         "spec": state.spec,
                                          "startup_error": state.startup_error,
-                                         "expectations": state.expectations.file,
+                                         "expectations": state.expectations.file if state.expectations else None,
                                          "records": [r.to_json() for r in state.records]})
         return
-    _write_report(session, state, exitstatus)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and reporter is not None:
+        reporter.write_line(f"topoconf: no corpus case was collected. Pass the corpus folder or a path inside it "
+                            f"(corpus: {state.corpus.root}; `topoconf path` prints the bundled one).")
+    code = _write_report(session, state, exitstatus)
     if state.worker_startup_errors:
-        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_line(state.worker_startup_errors[0])
-        session.exitstatus = 3
+        session.exitstatus = harness.EXIT_STARTUP if False else 3
+    elif code and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = code
 
 
 def _merge_worker(state: _State, payload: str) -> None:
@@ -292,7 +328,7 @@ def _merge_worker(state: _State, payload: str) -> None:
         state.worker_hellos.append(data["hello"])
     if data.get("startup_error"):
         state.worker_startup_errors.append(data["startup_error"])
-    if data.get("expectations") and state.expectations.file is None:
+    if data.get("expectations") and state.expectations is None:
         state.expectations = expectations_mod.Expectations(data["expectations"], [])
     state.records.extend(Record.from_json(r) for r in data["records"])
 
@@ -305,37 +341,69 @@ def pytest_testnodedown(node, error) -> None:  # runs on the xdist controller
         _merge_worker(state, output[_KEY])
 
 
-def _write_report(session: pytest.Session, state: _State, exitstatus=pytest.ExitCode.OK) -> None:
-    from conformance.adapters.base import Hello
-
+def _write_report(pytest_session: pytest.Session, state: _State, exitstatus) -> int:
     hello = state.hello or (Hello(state.worker_hellos[0]) if state.worker_hellos else None)
-    if hello is None or not state.records:
-        return
+    if hello is None or not any(not r.id.startswith("fuzz[") for r in state.records):
+        return 0
     # -x, --maxfail or an interrupt leave collected cases unrun and unrecorded.
-    stopped = bool(session.shouldstop or session.shouldfail) or exitstatus == pytest.ExitCode.INTERRUPTED
-    outcome = Run(hello=hello, impl_spec=state.spec, records=state.records,
+    stopped = bool(pytest_session.shouldstop or pytest_session.shouldfail) \
+        or exitstatus == pytest.ExitCode.INTERRUPTED
+    outcome = Run(hello=hello, impl_spec=state.settings.impl, records=state.records,
                   complete=not stopped and not any(r.outcome == NOTRUN for r in state.records),
                   selection=state.selection.describe())
-    document = results_mod.build(outcome, state.corpus.hash(), state.expectations.file)
-    option = session.config.option.report_dir
-    directory = Path(option) if option else results_mod.default_dir(document, Path("reports"))
-    written = results_mod.write_all(document, directory)
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    warnings = harness.hello_warnings(hello, state.corpus)
+    expectations = state.expectations or expectations_mod.NONE
+    document = harness.build_report(outcome, state.corpus, expectations, state.settings, warnings)
+    written = results_mod.write_all(document, harness.report_dir(document, state.settings))
+    judged = harness.verdict(outcome.records, outcome.complete, state.settings, warnings,
+                             f"{hello.name} {hello.version}")
+    reporter = pytest_session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        unexpected = sum(1 for r in state.records if r.outcome not in BENIGN
-                         and (state.strict or r.outcome != XPASS))
-        reporter.write_line(f"topoconf: {len(state.records)} cases, {unexpected} unexpected; report {written[1]}")
+        for warning in warnings:
+            reporter.write_line(f"topoconf: warning: {warning}")
+        reporter.write_line(f"topoconf: {judged.summary}")
+        for reason in judged.reasons:
+            reporter.write_line(f"topoconf: FAILED: {reason}.")
+        reporter.write_line(f"topoconf: report {written[1]}")
+    return judged.code
+
+
+def _fuzz_components(config: pytest.Config, state: _State) -> tuple[str, ...]:
+    """The components the command-line paths name: a path inside the corpus's
+    `kubelet/` folder fuzzes kubelet only; the corpus folder itself, all."""
+    wanted: set[str] = set()
+    root = state.corpus.root.resolve()
+    for path in _argument_paths(config):
+        try:
+            parts = path.resolve().relative_to(root).parts
+        except ValueError:
+            continue
+        if not parts:
+            return COMPONENTS
+        if parts[0] in COMPONENTS:
+            wanted.add(parts[0])
+    return tuple(sorted(wanted)) if wanted else COMPONENTS
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
     state = _state(config)
     if state is None or config.option.fuzz_examples <= 0:
         return
-    from conformance.fuzz import strategies
+    from conformance.fuzz import strategies  # noqa: PLC0415 - loads hypothesis, only for a session that fuzzes
 
+    components = _fuzz_components(config, state)
+    if state.settings.components:
+        components = tuple(c for c in components if c in state.settings.components)
     for component, operation in sorted(strategies.VALID):
-        items.append(FuzzItem.from_parent(session, name=f"fuzz[{component}.{operation}]",
-                                          component=component, operation=operation))
+        if component in components:
+            items.append(FuzzItem.from_parent(session, name=f"fuzz[{component}.{operation}]",
+                                              component=component, operation=operation))
+
+
+class FuzzDisagreement(Exception):
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
 
 
 class FuzzItem(pytest.Item):
@@ -346,9 +414,6 @@ class FuzzItem(pytest.Item):
         self.component, self.operation = component, operation
 
     def runtest(self) -> None:
-        from conformance.fuzz import emit, known, strategies
-        from conformance.fuzz.differential import FuzzReport, fuzz_operation
-
         state = _state(self.config)
         try:
             adapter, hello = state.ensure_started()
@@ -359,12 +424,8 @@ class FuzzItem(pytest.Item):
             self.session.shouldstop = str(exc)
             raise
         option = self.config.option
-        result = fuzz_operation(adapter, oracle, self.component, self.operation,
-                                strategies.VALID[(self.component, self.operation)], option.fuzz_examples,
-                                option.fuzz_seed,
-                                strategies.ignored_for(self.component, self.operation, hello.features),
-                                supported=strategies.supported_by(self.component, self.operation, hello.features),
-                                known=known.for_operation(hello.name, hello.version, self.component, self.operation))
+        result = harness.fuzz_operation(adapter, oracle, hello, self.component, self.operation,
+                                        option.fuzz_examples, option.fuzz_seed)
         if result.oracle_failure is not None:
             try:
                 state.oracle_failed(result.oracle_failure)
@@ -372,14 +433,21 @@ class FuzzItem(pytest.Item):
                 self.session.shouldstop = str(exc)
                 raise
         if result.disagreement is not None:
-            report = FuzzReport(state.spec, option.fuzz_against, option.fuzz_seed, [result])
-            written = emit.write(result.disagreement, report, state.corpus.features,
-                                 Path(self.config.rootpath) / "fixtures" / "_generated")
-            raise AssertionError(f"{result.examples} generated cases; a shrunk disagreement, written to {written}:\n"
-                                 + "\n".join(result.disagreement.diff))
+            found = result.disagreement
+            report = FuzzReport(state.settings.impl, option.fuzz_against, option.fuzz_seed, [result])
+            base = Path(state.settings.report_dir) if state.settings.report_dir else \
+                Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
+            written = write_generated(found, report, state.corpus.features, base / "generated")
+            shrunk = yaml.safe_dump(found.input, sort_keys=False, default_flow_style=None, width=110).rstrip()
+            lines = [f"{result.examples} generated cases; the implementation and {option.fuzz_against} disagree "
+                     f"on this shrunk {self.component}.{self.operation} input:", "",
+                     *(f"  {line}" for line in shrunk.splitlines()), "", "differences (the oracle's answer, then "
+                     "the implementation's):", *(f"  {line}" for line in found.diff),
+                     "", f"written for review as a fixture: {written}"]
+            raise FuzzDisagreement("\n".join(lines))
 
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, ImplementationDown):
+        if isinstance(excinfo.value, (ImplementationDown, FuzzDisagreement)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
@@ -391,5 +459,6 @@ def pytest_report_header(config: pytest.Config):
     state = _state(config)
     if state is None:
         return None
-    return [f"topoconf: implementation {state.spec}, corpus {state.corpus.root} "
+    return [f"topoconf: implementation {state.settings.impl}, corpus {state.corpus.root} "
             f"({len(state.corpus.cases)} cases, {state.corpus.hash()[:19]})"]
+

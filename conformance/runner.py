@@ -7,19 +7,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance import compare, schemas
+from conformance import bounds, compare, schemas
 from conformance.adapters.base import Adapter, Hello, Response
 from conformance.corpus import BrokenCase, Corpus
 from conformance.expectations import NONE, Expectations, id_matches
 from conformance.model import (
+    DETAILED,
     ERROR,
     FAIL,
     INVALID_RESULT,
+    MALFORMED,
     NOTRUN,
     PASS,
     UNSUPPORTED,
     Case,
     Record,
+    bounded,
 )
 
 
@@ -64,6 +67,11 @@ def judge(case: Case, response: Response) -> tuple[str, str | None, list[str] | 
     if response.kind != "result":
         return response.kind, response.message, None
     result = response.result
+    # The subprocess adapter refuses such answers already; an in-process one
+    # reaches here directly, and the schema check and comparison below recurse.
+    too_large = bounds.answer_problem(result)
+    if too_large:
+        return MALFORMED, too_large, None
     schema = schemas.operation_schema(case.component, case.operation, "result")
     if schemas.exists(schema):
         problems = schemas.errors(schema, result)
@@ -76,8 +84,29 @@ def judge(case: Case, response: Response) -> tuple[str, str | None, list[str] | 
     return PASS, None, None
 
 
+def new_record(case: Case) -> Record:
+    return Record(case.id, case.component, case.operation, case.features, case.file, PASS,
+                  line=case.line or None, title=case.title, source=case.source, notes=case.notes)
+
+
+def _keep_details(record: Record, case: Case, response: Response | None) -> Record:
+    """The input and the answer travel with an outcome someone has to act on."""
+    if record.outcome not in DETAILED:
+        return record
+    truncated = []
+    record.input, cut = bounded(case.input)
+    if cut:
+        truncated.append("input")
+    if response is not None and response.kind == "result":
+        record.actual, cut = bounded(response.result)
+        if cut:
+            truncated.append("actual")
+    record.truncated = tuple(truncated)
+    return record
+
+
 def run_case(case: Case, adapter: Adapter, hello: Hello, expectations: Expectations = NONE) -> Record:
-    record = Record(case.id, case.component, case.operation, case.features, case.file, PASS)
+    record = new_record(case)
     missing = missing_capabilities(case, hello)
     if missing:
         record.outcome = UNSUPPORTED
@@ -92,15 +121,17 @@ def run_case(case: Case, adapter: Adapter, hello: Hello, expectations: Expectati
     record.duration_ms = (time.perf_counter() - started) * 1000
     record.outcome, record.message, record.diff = judge(case, response)
     record.stderr_tail = response.stderr_tail or None
-    if record.outcome == NOTRUN:
-        return record
-    return expectations.apply(record)
+    if record.outcome != NOTRUN:
+        record = expectations.apply(record)
+    return _keep_details(record, case, response)
 
 
 def broken_record(broken: BrokenCase) -> Record:
+    lines = [p.line for p in broken.problems if p.file == broken.file and p.line]
     return Record(
         broken.id, broken.component, "?", (), broken.file, ERROR,
         message="the fixture case is invalid: " + "; ".join(p.render() for p in broken.problems[:5]),
+        line=min(lines) if lines else None,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from conformance import feature_claims
 from conformance.fuzz.differential import Disagreement, FuzzReport
 
 
@@ -23,7 +24,15 @@ def _features(component: str, operation: str, data: dict[str, Any], vocabulary: 
              and (name.split(".")[-1] in text or name == f"{component}.{operation}")]
     if not names:
         names = sorted(name for name, info in vocabulary.items() if info["component"] == component)[:1]
-    return sorted(set(names))
+    # What the input sets decides the families the claim rule checks, so the file
+    # passes `topoconf validate` as written.
+    claimed = dict.fromkeys(names)
+    for found in feature_claims.check(component, operation, data, claimed, vocabulary):
+        if found.kind == "missing":
+            claimed[found.feature] = None
+        else:
+            claimed.pop(found.feature, None)
+    return sorted(claimed)
 
 
 def fixture(disagreement: Disagreement, report: FuzzReport, vocabulary: dict[str, Any]) -> dict[str, Any]:

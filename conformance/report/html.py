@@ -9,8 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.report import counts
-from conformance.report.results import rerun_command
+from conformance.report import counts, details, markdown
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; }
@@ -26,6 +25,7 @@ code { font-size: 95%; }
 
 
 def _table(rows: list[list[Any]], headers: list[str]) -> str:
+    # tabulate's html format escapes every cell.
     return tabulate(rows, headers=headers, tablefmt="html")
 
 
@@ -33,39 +33,68 @@ def _outcome(outcome: str) -> str:
     return f'<span class="{escape(outcome)}">{escape(outcome)}</span>'
 
 
+def _pre(text: str, cls: str = "") -> str:
+    return f'<pre{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>' + escape(text) + "</pre>"
+
+
+def _detail(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
+    d = details.of(record, header)
+    parts = [f'<h3 id="{escape(d.id)}"><code>{escape(d.id)}</code>: {_outcome(d.outcome)}</h3>']
+    if d.title:
+        parts.append(f"<p><strong>{escape(d.title)}</strong></p>")
+    facts = [f"file <code>{escape(d.where)}</code>"]
+    if d.source:
+        facts.append(f"source: {escape(d.source)}")
+    parts.append("<ul>" + "".join(f"<li>{fact}</li>" for fact in facts) + "</ul>")
+    for text in (d.message, d.expectation):
+        if text:
+            parts.append(f"<p>{escape(text)}</p>")
+    if d.diff:
+        parts += ["<p>Differences (expected, then what came back):</p>", _pre("\n".join(d.diff))]
+    if d.actual is not None:
+        parts += ["<p>The implementation's answer:</p>", _pre(d.actual)]
+    if d.stderr:
+        parts += ["<p>stderr (last lines):</p>", _pre("\n".join(d.stderr))]
+    if d.notes:
+        parts += ["<p>Notes from the fixture:</p>", _pre(d.notes)]
+    if d.input is not None:
+        parts.append("<details><summary>Input sent</summary>" + _pre(d.input) + "</details>")
+    parts.append(f"<p>Rerun: <code>{escape(d.rerun)}</code></p>")
+    return parts
+
+
 def render(document: dict[str, Any]) -> str:
-    header, footer, records = document["header"], document["footer"], document["records"]
+    header, records = document["header"], document["records"]
     implementation = header["implementation"]["implementation"]
-    suite = header["suite"]
+    strict = bool(header.get("strict"))
     title = f"Compliance: {implementation['name']} {implementation['version']}"
-    expectations = header.get("expectations")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>Suite {escape(suite['name'])} {escape(suite['version'])} (fixture format {suite['format']}, "
-        f"protocol {suite['protocol']}), corpus <code>{escape(suite['corpus'])}</code>. Implementation reached "
-        f"as <code>{escape(header['impl_spec'])}</code>"
-        + (f", expectations <code>{escape(expectations)}</code>." if expectations else ", no expectations file.")
-        + "</p>",
-        f"<p>Run complete: {'yes' if footer['complete'] else '<strong>NO</strong>: some cases were not run'}. "
-        f"Cases: {footer['total']}; unexpected outcomes: {footer['unexpected']}.</p>",
-        "<h2>Summary</h2>",
     ]
+    # The preamble is the Markdown view's, as plain paragraphs.
+    for paragraph in "\n".join(markdown.preamble(document)).split("\n\n"):
+        parts.append(f"<p>{escape(paragraph.replace('`', '').replace('**', ''))}</p>")
+    parts += ["<h2>Summary</h2>",
+              "<p>Pass rates are over applicable cases: cases needing a feature the implementation does not "
+              "declare, or skipped, are counted as not applicable and left out of the rate.</p>"]
     grouped = counts.by_component(records)
     parts.append(_table(counts.summary_rows(records, "all"), ["component", *counts.HEADERS]))
 
-    unexpected = counts.unexpected(records)
+    unexpected = counts.unexpected(records, strict)
     parts.append("<h2>Unexpected outcomes</h2>")
     if not unexpected:
         parts.append("<p>None.</p>")
     for record in unexpected:
-        parts.append(f'<h3 id="{escape(record["id"])}"><code>{escape(record["id"])}</code>: '
-                     f"{_outcome(record['outcome'])}</h3>")
-        parts.append(f"<p>From <code>{escape(record['file'])}</code>. {escape(record.get('message') or '')}</p>")
-        if record.get("diff"):
-            parts.append("<pre>" + escape("\n".join(record["diff"])) + "</pre>")
-        parts.append(f"<p>Rerun: <code>{escape(rerun_command(header['impl_spec'], record['id']))}</code></p>")
+        parts += _detail(record, header)
+
+    passes = [] if strict else counts.unexpected_passes(records)
+    if passes:
+        parts.append("<h2>Unexpected passes</h2><p>These cases pass although the expectations file says they fail: "
+                     "not a failure of this run (it is under --strict).</p>")
+        parts.append(_table([[r["id"], r["expected_outcome"], r.get("expectation_reason") or ""] for r in passes],
+                            ["case", "expected", "reason"]))
 
     known = counts.known_failures(records)
     if known:
@@ -80,8 +109,9 @@ def render(document: dict[str, Any]) -> str:
         parts.append(f"<details><summary>All {len(items)} cases</summary><table>"
                      "<tr><th>case</th><th>outcome</th><th>file</th></tr>")
         for record in items:
+            where = f"{record['file']}:{record['line']}" if record.get("line") else record["file"]
             parts.append(f"<tr><td><code>{escape(record['id'])}</code></td><td>{_outcome(record['outcome'])}</td>"
-                         f"<td>{escape(record['file'])}</td></tr>")
+                         f"<td>{escape(where)}</td></tr>")
         parts.append("</table></details>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

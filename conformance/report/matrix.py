@@ -18,12 +18,10 @@ from typing import Any
 
 from tabulate import tabulate
 
-from conformance.model import PASS, SKIP, UNSUPPORTED, XPASS
+from conformance.model import PASSED, is_applicable
 from conformance.report import counts
-from conformance.report import results as results_mod
+from conformance.report import diff as report_diff
 
-NOT_APPLICABLE = (UNSUPPORTED, SKIP)
-PASSED = (PASS, XPASS)
 TOTAL = "all cases"
 
 
@@ -43,13 +41,8 @@ class Column:
     cells: dict[str, Cell]
 
 
-def results_path(given: Path) -> Path:
-    """A report folder or its results.json."""
-    return given / "results.json" if given.is_dir() else given
-
-
 def cell(outcomes: list[str]) -> Cell:
-    applicable = [o for o in outcomes if o not in NOT_APPLICABLE]
+    applicable = [o for o in outcomes if is_applicable(o)]
     return Cell(passed=sum(1 for o in applicable if o in PASSED), applicable=len(applicable))
 
 
@@ -62,12 +55,12 @@ def column(document: dict[str, Any], source: Path) -> Column:
 
 
 def load_columns(paths: list[Path]) -> list[Column]:
-    """Each report as a column; raises OSError or ValueError naming the file that
-    cannot be read as a results report."""
+    """Each report (a folder or its results.json) as a column; raises
+    report_diff.NotAReport naming the argument that is not a run's report."""
     columns = []
     for given in paths:
-        path = results_path(given)
-        columns.append(column(results_mod.load(path), path.parent))
+        folder = given if given.is_dir() else given.parent
+        columns.append(column(report_diff.load(given), folder))
     # Two runs of the same version (say a release and a rebuilt copy) stay apart.
     labels = [c.label for c in columns]
     return [Column(label=f"{c.label} ({c.source.name})", source=c.source, cells=c.cells) if labels.count(c.label) > 1

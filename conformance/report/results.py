@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import platform
-import shlex
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,16 +15,18 @@ from typing import Any
 
 from conformance import FORMAT_VERSION, PROTOCOL_VERSION, REPORT_FORMAT, __version__, schemas
 from conformance.model import ALL_OUTCOMES, Record
+from conformance.report import html, junit, markdown
+from conformance.report.counts import tally
 
 
-def rerun_command(impl_spec: str, case_id: str) -> str:
-    return f"topoconf run --impl {shlex.quote(impl_spec)} --id {shlex.quote(case_id)}"
-
-
-def build(run, corpus_hash: str, expectations_file: str | None = None) -> dict[str, Any]:
+def build(run, corpus_hash: str, *, expectations_file: str | None = None, strict: bool = False,
+          invocation: dict[str, Any] | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
+    """The report of a run. `strict` and `invocation` travel in the header so that
+    every view rendered later from this file alone judges an unexpected pass the
+    same way and prints rerun commands that reproduce the run."""
     records = sorted(run.records, key=lambda r: r.id)
     counts = Counter(r.outcome for r in records)
-    unexpected = sum(1 for r in records if r.unexpected)
+    total = tally([r.outcome for r in records])
     return {
         "report_format": REPORT_FORMAT,
         "header": {
@@ -34,7 +35,10 @@ def build(run, corpus_hash: str, expectations_file: str | None = None) -> dict[s
             "implementation": run.hello.raw,
             "impl_spec": run.impl_spec,
             "expectations": expectations_file,
+            "strict": strict,
+            "invocation": invocation or {},
             "selection": run.selection,
+            "warnings": list(warnings or ()),
             "python": platform.python_version(),
             "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         },
@@ -42,14 +46,20 @@ def build(run, corpus_hash: str, expectations_file: str | None = None) -> dict[s
         "footer": {
             "total": len(records),
             "counts": {outcome: counts.get(outcome, 0) for outcome in ALL_OUTCOMES},
-            "unexpected": unexpected,
+            "applicable": total.applicable,
+            "passed": total.passed,
+            "unexpected": sum(1 for r in records if r.unexpected(strict)),
             "complete": run.complete,
         },
     }
 
 
 def load(path: Path) -> dict[str, Any]:
-    document = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        # A report of ours nests answers at most bounds.MAX_ANSWER_DEPTH deep.
+        raise ValueError(f"{path}: nested too deeply to be a results report") from None
     problems = schemas.errors("report.schema.json", document)
     if problems:
         where, _rule, message = problems[0]
@@ -67,20 +77,14 @@ def default_dir(document: dict[str, Any], base: Path) -> Path:
 
 
 def write_all(document: dict[str, Any], directory: Path) -> list[Path]:
-    from conformance.report import html, junit, markdown
-
+    """results.json and every view rendered from it."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    results = directory / "results.json"
-    results.write_text(json.dumps(document, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-    written.append(results)
-    compliance = directory / "compliance.md"
-    compliance.write_text(markdown.render(document), encoding="utf-8")
-    written.append(compliance)
-    page = directory / "compliance.html"
-    page.write_text(html.render(document), encoding="utf-8")
-    written.append(page)
-    xml = directory / "junit.xml"
-    xml.write_text(junit.render(document), encoding="utf-8")
-    written.append(xml)
+    for name, text in [("results.json", json.dumps(document, indent=1, sort_keys=False) + "\n"),
+                       ("compliance.md", markdown.render(document)),
+                       ("compliance.html", html.render(document)),
+                       ("junit.xml", junit.render(document))]:
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
     return written

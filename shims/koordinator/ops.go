@@ -606,17 +606,19 @@ func runScoreOnce(raw json.RawMessage) answer {
 		} else {
 			status = c.filter(ctx, n.name)
 		}
-		if status != nil {
+		if status != nil && stage == "PreFilter" {
 			row["fits"], row["reason"] = false, reasonOf(pod, n, stage, status)
 		} else {
-			// Whether the pod fits is the whole cycle on this node alone, Reserve
-			// included (as filter answers it).
+			// Whether the pod fits, and why not, is the whole cycle on this node
+			// alone, Reserve included: the reason exactly as filter answers it.
 			alone, err := newCycle(in.Args, []*builtNode{n}, pod)
 			if err != nil {
 				return unsupported("the release refuses these plugin arguments: %v", err)
 			}
 			if o := alone.runFilter(ctx, n); !o.fits {
 				row["fits"], row["reason"] = false, o.reason
+			} else if status != nil {
+				row["fits"], row["reason"] = false, reasonOf(pod, n, stage, status)
 			} else {
 				fits[i] = true
 			}

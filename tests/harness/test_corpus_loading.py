@@ -10,7 +10,8 @@ from conformance import corpus as corpus_mod
 from conformance.corpus import deep_merge, substitute
 
 HERE = Path(__file__).parent
-FEATURES = (HERE / "corpus" / "features" / "kubelet.yaml").read_text()
+FEATURES = (HERE / "corpus" / "features" / "kubelet.yaml").read_text() + "".join(
+    f"  kubelet.policy.{p}:\n    description: {p}\n    source: KEP-693\n" for p in ("restricted", "single-numa-node"))
 BLOCK = "nodes: [0, 1]\ndistances: [[10, 20], [20, 10]]\n"
 
 
@@ -33,9 +34,11 @@ HEAD = """\
 format: 1
 component: kubelet
 topic: test
-defaults: {operation: merge, features: [kubelet.merge], source: "upstream: policy.go"}
+defaults: {operation: merge, features: [kubelet.merge, kubelet.policy.best-effort], source: "upstream: policy.go"}
 cases:
 """
+# Matrix cases over the policy claim each row's own policy.
+MATRIX_HEAD = HEAD.replace("kubelet.policy.best-effort", '"kubelet.policy.{{policy}}"')
 CASE = """\
   - id: {id}
     title: t
@@ -51,7 +54,7 @@ def test_a_sound_file_loads_with_defaults_and_blocks(tmp_path):
     corpus = make_corpus(tmp_path, {"a.yaml": HEAD + CASE.format(id="a.one")})
     assert corpus.problems == []
     (case,) = corpus.cases
-    assert case.operation == "merge" and case.features == ("kubelet.merge",)
+    assert case.operation == "merge" and case.features == ("kubelet.merge", "kubelet.policy.best-effort")
     assert case.input["numa"] == {"nodes": [0, 1], "distances": [[10, 20], [20, 10]]}
     assert case.file == "fixtures/kubelet/a.yaml" and case.line == 6
 
@@ -101,7 +104,7 @@ def test_a_duplicate_key_is_reported_at_its_line(tmp_path):
 def test_matrix_of_lists_expands_to_the_product_with_derived_ids(tmp_path):
     case = CASE.format(id="m").replace("policy: best-effort", 'policy: "{{policy}}"')
     case += "    matrix: {policy: [best-effort, restricted], weight: [1, 2]}\n"
-    corpus = make_corpus(tmp_path, {"a.yaml": HEAD + case})
+    corpus = make_corpus(tmp_path, {"a.yaml": MATRIX_HEAD + case})
     assert [c.id for c in corpus.cases] == [
         "m[policy=best-effort,weight=1]", "m[policy=best-effort,weight=2]",
         "m[policy=restricted,weight=1]", "m[policy=restricted,weight=2]",
@@ -115,7 +118,7 @@ def test_matrix_rows_and_an_unknown_parameter(tmp_path):
     rows += "    matrix: [{policy: restricted}, {policy: single-numa-node}]\n"
     unknown = CASE.format(id="u").replace("policy: best-effort", 'policy: "{{nope}}"')
     unknown += "    matrix: {policy: [restricted]}\n"
-    corpus = make_corpus(tmp_path, {"a.yaml": HEAD + rows + unknown})
+    corpus = make_corpus(tmp_path, {"a.yaml": MATRIX_HEAD + rows + unknown})
     assert [c.id for c in corpus.cases] == ["r[policy=restricted]", "r[policy=single-numa-node]"]
     assert {p.rule for p in corpus.problems if p.case_id == "u[policy=restricted]"} == {"matrix-parameter"}
 
@@ -178,8 +181,8 @@ def test_a_broken_case_reusing_an_id_is_a_duplicate_and_is_not_counted_twice(tmp
 
 
 def test_an_unknown_feature_is_pointed_at_where_it_is_written(tmp_path):
-    head = HEAD.replace("features: [kubelet.merge]", "features: [kubelet.merge, kubelet.nope-default]")
+    head = HEAD.replace("kubelet.policy.best-effort]", "kubelet.policy.best-effort, kubelet.nope-default]")
     text = head + CASE.format(id="x").replace("title: t", "title: t\n    features: [kubelet.nope-own]")
     corpus = make_corpus(tmp_path, {"a.yaml": text})
     found = {(p.message.split("'")[1], p.pointer, p.line) for p in corpus.problems if p.rule == "unknown-feature"}
-    assert found == {("kubelet.nope-default", "/defaults/features/1", 4), ("kubelet.nope-own", "/cases/0/features/0", 8)}
+    assert found == {("kubelet.nope-default", "/defaults/features/2", 4), ("kubelet.nope-own", "/cases/0/features/0", 8)}

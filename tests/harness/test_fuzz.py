@@ -1,14 +1,22 @@
 """Differential fuzzing: agreement on the reference, shrinking and fixture output
 on a disagreement, and invalid inputs refused rather than crashed on."""
 
+import copy
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 
 from conformance import corpus as corpus_mod
+from conformance import expectations as expectations_mod
+from conformance.adapters.base import Response
 from conformance.cli import main
 from conformance.fuzz import strategies
+from conformance.fuzz.differential import fuzz_operation
+from conformance.fuzz.known import KNOWN, KnownDifference, for_operation
+from conformance.paths import corpus_dir, expectations_dir
+from reference_impl import dispatch
 
 HERE = Path(__file__).parent
 FAKE = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good"
@@ -69,10 +77,7 @@ def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
     # Shrinking a crash restarts the implementation many times; once its budget
     # is spent every answer is `notrun`, which must not pass for a disagreement
     # and drag the reported input down to the smallest one generated.
-    from hypothesis import strategies as st
 
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
 
     class Crashy:
         crashes = 0
@@ -97,11 +102,6 @@ def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
 
 
 def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run():
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
-    from conformance.fuzz.known import KnownDifference
 
     class OffByOneAboveTen:
         def run(self, case_id, case):
@@ -127,11 +127,6 @@ def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run(
 
 
 def test_a_known_difference_never_excuses_a_transport_fault():
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
-    from conformance.fuzz.known import KnownDifference
 
     class Crashes:
         def run(self, case_id, case):
@@ -147,10 +142,6 @@ def test_a_known_difference_never_excuses_a_transport_fault():
 
 
 def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_its_release():
-    from conformance import expectations as expectations_mod
-    from conformance.fuzz.known import KNOWN
-    from conformance.paths import corpus_dir, expectations_dir
-
     corpus = corpus_mod.load(corpus_dir())
     for difference in KNOWN:
         assert difference.case in corpus.all_ids, difference.case
@@ -181,11 +172,6 @@ def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):
 
 
 def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_pods():
-    import copy
-
-    from conformance.fuzz.known import for_operation
-    from conformance.paths import corpus_dir
-    from reference_impl import dispatch
 
     (difference,) = [d for d in for_operation("kubelet", "v1.37.2", "kubelet", "admit")
                      if d.case == "kubelet.upstream.cpu.unequal-numa-nodes-socket-judged-by-average"]
@@ -203,10 +189,6 @@ def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_p
 
 
 def test_an_oracle_that_breaks_ends_the_run_and_writes_no_fixture(tmp_path):
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
 
     class Fine:
         def run(self, case_id, case):

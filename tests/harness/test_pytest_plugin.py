@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+import conformance
+import conformance.session as harness
+from conformance.cli import main
+from conformance.pytest_plugin import _strict
+
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).parent
@@ -24,8 +29,6 @@ def plugin_args():
 @pytest.fixture(autouse=True)
 def importable(monkeypatch):
     # The inner pytest must import this very harness, installed or not.
-    import conformance
-
     root = str(Path(conformance.__file__).resolve().parent.parent)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
 
@@ -74,7 +77,7 @@ def test_an_implementation_that_fails_to_start_under_xdist_stops_cleanly_with_3(
     assert "INTERNALERROR" not in text
 
 
-def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
+def test_a_case_dropped_as_a_duplicate_id_stops_the_run_before_it_starts(pytester):
     root = pytester.path / "fixtures"
     shutil.copytree(CORPUS, root)
     text = (CORPUS / "kubelet" / "basic.yaml").read_text()
@@ -84,13 +87,12 @@ def test_a_case_dropped_as_a_duplicate_id_fails_the_run(pytester):
         *plugin_args(), "--impl", impl, "--corpus", str(root), "--report-dir", str(pytester.path / "rep"),
         "-p", "no:cacheprovider", str(root),
     )
-    assert result.ret == 1
-    result.stdout.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
+    # As topoconf run: a corpus that loses cases is a usage error, never a partial run.
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*duplicate-id*harness.narrowest-preferred*"])
 
 
 def test_strict_falls_back_to_the_option_where_pytest_has_no_strict_ini():
-    from conformance.pytest_plugin import _strict
-
     class Config:
         option = type("Option", (), {"strict": True})()
 
@@ -116,13 +118,11 @@ def test_an_unknown_feature_in_the_selection_is_a_usage_error(pytester):
 
 def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, monkeypatch, tmp_path):
     # As with topoconf run: <name>-<version>.yaml from the bundled folder.
-    import conformance.pytest_plugin as plugin
-
     (tmp_path / "fake-1.0.yaml").write_text(
         "implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
         "    reason: the fake is said to fail this one\n"
     )
-    monkeypatch.setattr(plugin, "expectations_dir", lambda: tmp_path)
+    monkeypatch.setattr(harness, "expectations_dir", lambda: tmp_path)
     impl = f"exec:{sys.executable} {FAKE} good"
     result = pytester.runpytest_inprocess(
         *plugin_args(), "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(pytester.path / "rep"),
@@ -131,7 +131,8 @@ def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, 
     result.assert_outcomes(passed=5, failed=1, skipped=1)
     document = json.loads((pytester.path / "rep" / "results.json").read_text())
     assert {r["id"]: r["outcome"] for r in document["records"]}["harness.last"] == "xpass"
-    assert document["header"]["expectations"] == str(tmp_path / "fake-1.0.yaml")
+    # Named as topoconf run names a bundled file, wherever the package is installed.
+    assert document["header"]["expectations"] == "conformance/expectations/fake-1.0.yaml"
 
 
 def test_an_oracle_that_fails_to_start_stops_the_fuzz_items_with_3(pytester):
@@ -140,3 +141,69 @@ def test_an_oracle_that_fails_to_start_stops_the_fuzz_items_with_3(pytester):
     assert result.ret == 3
     assert "the oracle failed to start" in result.stdout.str() + result.stderr.str()
     assert not list(pytester.path.rglob("generated-*.yaml"))
+
+
+def test_the_plugin_and_topoconf_run_make_the_same_report(pytester, tmp_path):
+    entries = tmp_path / "expectations.yaml"
+    entries.write_text("implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
+                       "    reason: the fake is said to fail this one\n")
+    impl = f"exec:{sys.executable} {FAKE} invalid-result"
+    selection = ["--expectations", str(entries), "--exclude-features", "kubelet.option.numa-score-weights"]
+    cli = main(["run", "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(tmp_path / "cli"), "--quiet",
+                *selection])
+    result = pytester.runpytest_subprocess(*plugin_args(), "--impl", impl, "--corpus", str(CORPUS), "--report-dir",
+                                           str(tmp_path / "plugin"), "-p", "no:cacheprovider", *selection, str(CORPUS))
+    assert cli == result.ret == 1
+
+    def stable(name):
+        document = json.loads((tmp_path / name / "results.json").read_text())
+        del document["header"]["generated_at"]
+        for record in document["records"]:
+            del record["duration_ms"]
+        return document
+
+    assert stable("cli") == stable("plugin")
+
+
+def test_a_non_strict_unexpected_pass_is_reported_as_xpass(pytester, tmp_path):
+    entries = tmp_path / "expectations.yaml"
+    entries.write_text("implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
+                       "    reason: the fake is said to fail this one\n")
+    result = run(pytester, "good", "--expectations", str(entries), "-rX")
+    result.assert_outcomes(passed=5, xpassed=1, skipped=1)
+    assert result.ret == 0
+    strict = run(pytester, "good", "--expectations", str(entries), "--strict")
+    strict.assert_outcomes(passed=5, failed=1, skipped=1)
+    strict.stdout.fnmatch_lines(["*harness.last*", "xpass (strict run): passed, but the expectations file says fail*"])
+
+
+def test_a_path_inside_a_checkout_s_fixtures_is_the_corpus_and_node_ids_are_relative_to_it(pytester):
+    shutil.copytree(CORPUS, pytester.path / "fixtures")
+    impl = f"exec:{sys.executable} {FAKE} good"
+    result = pytester.runpytest_subprocess(*plugin_args(), "--impl", impl, "--report-dir", str(pytester.path / "rep"),
+                                           "-p", "no:cacheprovider", "-v", "fixtures/kubelet")
+    result.assert_outcomes(passed=6, skipped=1)
+    result.stdout.fnmatch_lines(["kubelet/basic.yaml::harness.narrowest-preferred PASSED*"])
+    header = json.loads((pytester.path / "rep" / "results.json").read_text())["header"]
+    assert header["invocation"]["corpus"] == str(pytester.path / "fixtures")
+
+
+def test_no_case_collected_says_why(pytester):
+    (pytester.path / "elsewhere").mkdir()
+    impl = f"exec:{sys.executable} {FAKE} good"
+    result = pytester.runpytest_subprocess(*plugin_args(), "--impl", impl, "--corpus", str(CORPUS),
+                                           "-p", "no:cacheprovider", "elsewhere")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(["*no corpus case was collected*"])
+
+
+def test_fuzz_only_honours_the_path_and_reports_a_disagreement_as_a_failure(pytester):
+    report = pytester.path / "rep"
+    result = run(pytester, "good", "--fuzz-only", "--fuzz-examples", "3", "-k", "merge",
+                 "--fuzz-seed", "1")
+    items = [line for line in result.stdout.lines if "fuzz[" in line]
+    assert items and all("fuzz[kubelet." in line for line in items)
+    result.stdout.fnmatch_lines(["*disagree on this shrunk kubelet.merge input:*", "*written for review*"])
+    assert "Traceback" not in result.stdout.str()
+    assert list((report / "generated").rglob("generated-merge-*.yaml"))
+    assert not (pytester.path / "fixtures").exists()
