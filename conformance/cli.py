@@ -22,10 +22,12 @@ from pathlib import Path
 import yaml
 from tabulate import tabulate
 
-from conformance import __version__, export, extra_corpus, problem_report, schemas, session, skeleton
+from conformance import __version__, export, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
+from conformance.corpus import extra as extra_corpus
+from conformance.corpus import problem_report
 from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
@@ -266,6 +268,7 @@ def cmd_fuzz(args) -> int:
     # The fuzz package loads hypothesis (a third of a second); only this command needs it.
     from conformance.fuzz import emit, strategies  # noqa: PLC0415
     from conformance.fuzz.differential import FuzzReport  # noqa: PLC0415
+    from conformance.fuzz.report import run_name  # noqa: PLC0415
     from conformance.fuzz.report import write as write_report  # noqa: PLC0415
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
@@ -315,7 +318,8 @@ def cmd_fuzz(args) -> int:
     if not report.operations:
         raise UsageError("no operation to fuzz (check --component and --operation)")
     written = [emit.write(d, report, vocabulary, Path(args.out)) for d in report.disagreements]
-    directory = args.report_dir or Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
+    directory = args.report_dir or (Path("reports") / "fuzz" / f"{hello.name}-{hello.version}" / "runs"
+                                    / run_name(wanted or components, args.invalid, args.seed))
     summary = write_report(report, written, directory)
     for path in written:
         print(f"wrote fixture {path}")
@@ -475,15 +479,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="a seed for the generator (default: derandomized)")
     p.add_argument("--invalid", action="store_true", help="generate inputs that must be refused, never crash")
     p.add_argument("--out", default="fixtures/_generated", help="where shrunk disagreements are written as fixtures")
-    p.add_argument("--report-dir", type=Path, help="default reports/fuzz/<implementation>-<version>/")
+    p.add_argument("--report-dir", type=Path, help="where fuzz.json and fuzz.md go (default reports/fuzz/<implementation>-<version>/runs/"
+                        "<operations>-<valid|invalid>-<seed>/, not committed: fuzz-summary adds it up)")
     p.add_argument("--case-timeout", type=float, default=10.0)
     p.add_argument("--startup-timeout", type=float, default=30.0)
     p.add_argument("--restart-budget", type=int, default=10)
     p.add_argument("--corpus", type=Path, default=None)
     p.set_defaults(fn=cmd_fuzz)
 
-    p = sub.add_parser("fuzz-summary", help="add up the fuzzing runs below a folder into its summary.md")
-    p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
+    p = sub.add_parser("fuzz-summary", help="add the fuzzing runs below a release's folder to its summary.json "
+                                             "and render summary.md")
+    p.add_argument("dir", help="a release's folder, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
 
     p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")

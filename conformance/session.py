@@ -14,9 +14,8 @@ from typing import Any
 
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
-from conformance import problem_report
 from conformance.adapters import Adapter, Hello, Limits
-from conformance.corpus import Corpus
+from conformance.corpus import Corpus, problem_report
 from conformance.expectations import Expectations
 from conformance.model import Problem, Record, is_applicable
 from conformance.paths import corpus_dir, expectations_dir

@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 
 from conformance import compare
-from conformance import corpus as corpus_module
 from conformance import quantity as harness_quantity
 from reference_impl import quantity, server
 from reference_impl.errors import InvalidInput
@@ -213,7 +212,9 @@ def test_harness_shares_the_parser():
     assert not compare.mismatches({"m": {"$quantity": "1E"}}, {"m": 10**18})
     assert compare.mismatches({"m": {"$quantity": "1e3Ki"}}, {"m": 1024000})
     assert harness_quantity.is_quantity is quantity.is_quantity
-    assert corpus_module._MATCHER_ARGUMENTS["$quantity"][0] is quantity.is_quantity
+    assert compare.MATCHERS["$quantity"].accepts is quantity.is_quantity
+    assert compare.MATCHERS["$quantity"].accepts("1E3")
+    assert not compare.MATCHERS["$quantity"].accepts("1e3Ki")
 
 
 # ---- an unparsable quantity stays a protocol error for each component

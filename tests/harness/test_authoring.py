@@ -11,9 +11,10 @@ import pytest
 import yaml
 
 from conformance import corpus as corpus_mod
-from conformance import result_keys, schemas, skeleton
+from conformance import schemas, skeleton
 from conformance.adapters.inprocess import InProcessAdapter
 from conformance.cli import main
+from conformance.corpus.checks import result_keys
 from conformance.model import PASS
 from conformance.runner import run
 

@@ -4,9 +4,9 @@
 import textwrap
 
 from conformance import corpus as corpus_mod
-from conformance import feature_claims
 from conformance.adapters.base import Response, parse_hello
 from conformance.adapters.inprocess import InProcessAdapter
+from conformance.corpus.checks import feature_claims
 from conformance.fuzz.emit import _features
 from conformance.model import FAIL, PASS, UNSUPPORTED
 from conformance.report import counts
