@@ -6,51 +6,24 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# Outcomes a case can have after a run. The first group comes from running it;
-# xfail / xpass are derived from the expectations file.
-PASS = "pass"
-FAIL = "fail"
-ERROR = "error"
-CRASH = "crash"
-TIMEOUT = "timeout"
-MALFORMED = "malformed"
-BAD_SEQ = "bad-seq"
-INVALID_RESULT = "invalid-result"
-UNSUPPORTED = "unsupported"
-SKIP = "skip"
-NOTRUN = "notrun"
-XFAIL = "xfail"
-XPASS = "xpass"
+from conformance.outcome import (  # noqa: F401 - the groups are read from here too
+    ALL_OUTCOMES,
+    BENIGN,
+    DETAILED,
+    EXPECTABLE,
+    NOT_APPLICABLE,
+    PASSED,
+    RUN_OUTCOMES,
+    Outcome,
+    is_applicable,
+    is_unexpected,
+)
 
-RUN_OUTCOMES = (PASS, FAIL, ERROR, CRASH, TIMEOUT, MALFORMED, BAD_SEQ, INVALID_RESULT, UNSUPPORTED, SKIP, NOTRUN)
-ALL_OUTCOMES = RUN_OUTCOMES + (XFAIL, XPASS)
-# Kinds an expectations entry may name.
-EXPECTABLE = (FAIL, ERROR, CRASH, TIMEOUT, MALFORMED, BAD_SEQ, INVALID_RESULT, UNSUPPORTED)
-# Outcomes that never make a run unexpected on their own. An unexpected pass
-# (xpass) is one of them too, unless the run is strict: see `is_unexpected`.
-BENIGN = (PASS, XFAIL, UNSUPPORTED, SKIP)
-# Outcomes of cases that did not apply to the implementation: left out of every
-# pass rate, counted beside it.
-NOT_APPLICABLE = (UNSUPPORTED, SKIP)
-# Outcomes of cases whose answer matched the expectation.
-PASSED = (PASS, XPASS)
-# Outcomes that keep the answer and the case's details in the report, so that a
-# reader can act on them without rerunning anything.
-DETAILED = tuple(o for o in ALL_OUTCOMES if o not in (PASS, UNSUPPORTED, SKIP))
+# The members under the short names the harness has always used.
+PASS, FAIL, ERROR, CRASH, TIMEOUT, MALFORMED, BAD_SEQ, INVALID_RESULT, UNSUPPORTED, SKIP, NOTRUN, XFAIL, XPASS = Outcome
+
 # The largest answer or input kept in a record, as JSON text.
 DETAIL_LIMIT = 64 * 1024
-
-
-def is_unexpected(outcome: str, strict: bool) -> bool:
-    """The one rule every verdict uses (exit code, reports, junit, pytest): an
-    unexpected pass is a pass marked as such, and a failure only under --strict."""
-    if outcome == XPASS:
-        return strict
-    return outcome not in BENIGN
-
-
-def is_applicable(outcome: str) -> bool:
-    return outcome not in NOT_APPLICABLE
 
 
 @dataclass(frozen=True)
@@ -137,8 +110,8 @@ class Record:
             "operation": self.operation,
             "features": list(self.features),
             "file": self.file,
-            "outcome": self.outcome,
-            "expected_outcome": self.expected_outcome,
+            "outcome": str(self.outcome),
+            "expected_outcome": str(self.expected_outcome),
             "duration_ms": round(self.duration_ms, 3),
         }
         for key in ("line", "title", "source", "message", "diff", "stderr_tail", "expectation_reason", "notes"):

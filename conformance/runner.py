@@ -24,6 +24,7 @@ from conformance.model import (
     Record,
     bounded,
 )
+from conformance.protocol import Kind
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,8 @@ def missing_capabilities(case: Case, hello: Hello) -> list[str]:
 
 def judge(case: Case, response: Response) -> tuple[str, str | None, list[str] | None]:
     """The outcome of one answer: (outcome, message, diff)."""
-    if response.kind != "result":
-        return response.kind, response.message, None
+    if response.kind is not Kind.RESULT:
+        return response.kind.outcome, response.message, None
     result = response.result
     # The subprocess adapter refuses such answers already; an in-process one
     # reaches here directly, and the schema check and comparison below recurse.
@@ -97,12 +98,26 @@ def _keep_details(record: Record, case: Case, response: Response | None) -> Reco
     record.input, cut = bounded(case.input)
     if cut:
         truncated.append("input")
-    if response is not None and response.kind == "result":
-        record.actual, cut = bounded(response.result)
+    answer = _answer_kept(response)
+    if answer is not None:
+        record.actual, cut = bounded(answer)
         if cut:
             truncated.append("actual")
     record.truncated = tuple(truncated)
     return record
+
+
+def _answer_kept(response: Response | None) -> Any:
+    """What a record keeps of the answer: the result, or an error as sent, whose
+    detail (a stack, the distinct results of a non-deterministic input) is the
+    implementation's own account of it."""
+    if response is None:
+        return None
+    if response.kind is Kind.RESULT:
+        return response.result
+    if response.kind is Kind.ERROR:
+        return {"error": response.error_body()}
+    return None
 
 
 def run_case(case: Case, adapter: Adapter, hello: Hello, expectations: Expectations = NONE) -> Record:

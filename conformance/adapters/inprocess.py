@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance import protocol
 from conformance.adapters.base import Hello, Response, parse_hello
 from reference_impl import server
 
@@ -20,8 +21,8 @@ class InProcessAdapter:
 
     def run(self, case_id: str, case: dict[str, Any]) -> Response:
         self._seq += 1
-        answer = server.handle({"cmd": "run", "seq": self._seq, "id": case_id, "case": case})
-        return response_from_answer(answer)
+        answer = server.handle(protocol.Run.of(self._seq, case_id, case).to_wire())
+        return protocol.decode_run_answer(answer, self._seq)
 
     def close(self) -> None:
         pass
@@ -29,13 +30,3 @@ class InProcessAdapter:
     @property
     def exhausted(self) -> bool:
         return False
-
-
-def response_from_answer(answer: dict[str, Any]) -> Response:
-    if "result" in answer:
-        return Response("result", result=answer["result"])
-    if "unsupported" in answer:
-        return Response("unsupported", message=str(answer["unsupported"]))
-    error = answer.get("error")
-    message = error.get("message") if isinstance(error, dict) else str(error)
-    return Response("error", message=message)

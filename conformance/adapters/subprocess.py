@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import PROTOCOL_VERSION, bounds, schemas
+from conformance import bounds, protocol
 from conformance.adapters.base import Hello, Response, StartupError, parse_hello
+from conformance.protocol import Kind
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class _Process:
                 pass
 
     def stop(self) -> None:
-        self.send({"cmd": "stop"})
+        self.send(protocol.Stop().to_wire())
         try:
             self.proc.stdin.close()
         except OSError:
@@ -165,7 +166,7 @@ class ExecAdapter:
             process = _Process(self.command, self.limits)
         except OSError as exc:
             raise StartupError(f"cannot start {self.command[0]!r}: {exc}") from None
-        if not process.send({"cmd": "hello", "protocol": PROTOCOL_VERSION}):
+        if not process.send(protocol.Hello().to_wire()):
             tail = process.tail()
             process.kill()
             raise StartupError(f"the implementation closed its input before hello ({process.exit_description()})"
@@ -226,46 +227,39 @@ class ExecAdapter:
     # -- one case ---------------------------------------------------------
     def run(self, case_id: str, case: dict[str, Any]) -> Response:
         if self._process is None and not self._restart():
-            return Response("notrun", message="the restart budget is spent")
+            return Response.fault(Kind.NOTRUN, "the restart budget is spent")
         process = self._process
         self._seq += 1
         seq = self._seq
-        if not process.send({"cmd": "run", "seq": seq, "id": case_id, "case": case}):
-            return self._broken("crash", f"the implementation stopped reading its input ({process.exit_description()})")
+        if not process.send(protocol.Run.of(seq, case_id, case).to_wire()):
+            return self._broken(Kind.CRASH, f"the implementation stopped reading its input ({process.exit_description()})")
         deadline = time.monotonic() + self.limits.case_timeout
         while True:
             line = process.receive(max(0.0, deadline - time.monotonic()))
             if line is None:
-                return self._broken("timeout", f"no answer within {self.limits.case_timeout:g}s; process group killed")
+                return self._broken(Kind.TIMEOUT, f"no answer within {self.limits.case_timeout:g}s; process group killed")
             if line is _EOF:
-                return self._broken("crash", f"the implementation {process.exit_description()}")
+                return self._broken(Kind.CRASH, f"the implementation {process.exit_description()}")
             if line is _TOO_LONG:
-                return self._broken("malformed", f"an answer line longer than {self.limits.max_line_bytes} bytes")
+                return self._broken(Kind.MALFORMED, f"an answer line longer than {self.limits.max_line_bytes} bytes")
             if not line.strip():
                 continue
             answer, problem = _parse_answer(line)
             if problem is not None:
-                return self._broken("malformed", problem)
+                return self._broken(Kind.MALFORMED, problem)
             break
-        problems = schemas.errors("protocol/run.response.json", answer)
-        if problems:
-            path, _rule, text = problems[0]
-            return self._broken("malformed", f"the answer breaks the protocol at {schemas.path_pointer(path) or '/'}: {text}")
-        if answer["seq"] != seq:
-            return self._broken("bad-seq", f"answer carries seq {answer['seq']!r}, the case was sent as seq {seq}")
-        if "result" in answer:
-            return Response("result", result=answer["result"])
-        if "unsupported" in answer:
-            return Response("unsupported", message=str(answer["unsupported"]))
-        return Response("error", message=str(answer["error"].get("message")), stderr_tail=process.tail())
+        response = protocol.decode_run_answer(answer, seq, stderr_tail=process.tail)
+        if response.kind.is_fault:
+            return self._broken(response.kind, response.message)
+        return response
 
-    def _broken(self, kind: str, message: str) -> Response:
+    def _broken(self, kind: Kind, message: str) -> Response:
         process = self._process
         tail = process.tail() if process else []
         if process is not None:
             process.kill()
         self._process = None
-        return Response(kind, message=message, stderr_tail=tail)
+        return Response.fault(kind, message, tail)
 
 
 def _parse_answer(line: bytes) -> tuple[Any, str | None]:

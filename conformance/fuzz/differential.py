@@ -21,9 +21,7 @@ from hypothesis.errors import Flaky
 from conformance import compare
 from conformance.adapters.base import Adapter, Response
 from conformance.fuzz.known import KnownDifference, claimed_by
-
-# Transport failures: never an acceptable answer, whatever the input.
-BROKEN = ("crash", "timeout", "malformed", "bad-seq", "notrun")
+from conformance.protocol import TRANSPORT_FAULTS as BROKEN
 
 
 @dataclass
@@ -155,6 +153,8 @@ def fuzz_operation(implementation: Adapter, reference: Adapter, component: str, 
             # A known difference may be an error answer (a release that cannot
             # give one answer); a transport fault never is.
             answer = mine.result if mine.kind == "result" else {"error": mine.message}
+            if mine.nondeterministic is not None:
+                answer["nondeterministic"] = mine.nondeterministic.to_wire()
             difference = claimed_by(known, data, answer)
             if difference is not None:
                 report.known[difference.case] = report.known.get(difference.case, 0) + 1

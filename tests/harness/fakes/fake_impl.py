@@ -3,7 +3,8 @@
     python fake_impl.py MODE [N]
 
 MODE is one of: good, die-before-hello, die-mid-run, hang, garbage, wrong-seq,
-invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error, unknown-feature.
+invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error, unknown-feature,
+nondeterministic.
 Faults that strike "mid-run" do so on the N-th case this process receives (default 2),
 so a restarted process (which counts from 1 again) gets further.
 
@@ -91,6 +92,11 @@ def main():
         if MODE == "stderr-flood":
             sys.stderr.write(("fake: noise " * 100 + "\n") * 2000)
             sys.stderr.flush()
+        if MODE == "nondeterministic" and strike:
+            send({"seq": seq, "error": {"message": "not deterministic: 2 different results over 8 runs",
+                                        "nondeterministic": {"runs": 8, "distinct": 2,
+                                                             "results": [RESULT, {**RESULT, "affinity": [1]}]}}})
+            continue
         if MODE == "error" and strike:
             send({"seq": seq, "error": {"message": "fake: cannot compute"}})
             continue
