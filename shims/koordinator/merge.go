@@ -10,6 +10,8 @@ import (
 	apiext "github.com/koordinator-sh/koordinator/apis/extension"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext/topologymanager"
 	"github.com/koordinator-sh/koordinator/pkg/util/bitmask"
+
+	"topoconf/shims/protocol"
 )
 
 type hintJSON struct {
@@ -76,42 +78,25 @@ const mergeRepeats = 64
 const reasonsOrderMarker = "apart from that order every run gave "
 
 func runMerge(raw json.RawMessage) answer {
-	first := mergeOnce(raw)
-	if first.Error != nil || first.Unsupported != "" || !reasonsInMapOrder(raw) {
-		return first
+	if !reasonsInMapOrder(raw) {
+		return mergeOnce(raw)
 	}
-	distinct := map[string]bool{}
-	sortedForms := map[string]bool{}
-	for i := 0; i < mergeRepeats; i++ {
-		again := first
-		if i > 0 {
-			if again = mergeOnce(raw); again.Error != nil {
-				return again
+	return protocol.Repeat(mergeRepeats, func() answer { return mergeOnce(raw) }, func(runs int, distinct []any) string {
+		sortedForms := map[string]bool{}
+		for _, result := range distinct {
+			sortedForm, _ := json.Marshal(withSortedReasons(result))
+			sortedForms[string(sortedForm)] = true
+		}
+		if len(sortedForms) == 1 {
+			var only string
+			for s := range sortedForms {
+				only = s
 			}
+			return fmt.Sprintf("not deterministic: over %d runs the release named the unsatisfied resources of one provider in %d different orders (filterProvidersHints ranges over the provider's map of resources, Go map order); %s%s",
+				runs, len(distinct), reasonsOrderMarker, only)
 		}
-		got, _ := json.Marshal(again.Result)
-		distinct[string(got)] = true
-		sortedForm, _ := json.Marshal(withSortedReasons(again.Result))
-		sortedForms[string(sortedForm)] = true
-	}
-	if len(distinct) == 1 {
-		return first
-	}
-	samples := make([]string, 0, len(distinct))
-	for s := range distinct {
-		samples = append(samples, s)
-	}
-	sort.Strings(samples)
-	detail := fmt.Errorf("%s", strings.Join(samples, "\n"))
-	if len(sortedForms) == 1 {
-		var only string
-		for s := range sortedForms {
-			only = s
-		}
-		return failure(fmt.Sprintf("not deterministic: over %d runs the release named the unsatisfied resources of one provider in %d different orders (filterProvidersHints ranges over the provider's map of resources, Go map order); %s%s",
-			mergeRepeats, len(distinct), reasonsOrderMarker, only), detail)
-	}
-	return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs", len(distinct), mergeRepeats), detail)
+		return fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs", len(distinct), runs)
+	})
 }
 
 // reasonsInMapOrder says whether some provider gives two or more resources an

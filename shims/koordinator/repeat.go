@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/deviceshare"
+
+	"topoconf/shims/protocol"
 )
 
 // deviceOrderRepeats is how often a case is run when its pod requests two or
@@ -22,28 +24,17 @@ import (
 const deviceOrderRepeats = 64
 
 func repeatedWhenDeviceOrderMatters(raw json.RawMessage, once func(json.RawMessage) answer) answer {
-	first := once(raw)
-	if first.Error != nil || first.Unsupported != "" || deviceTypesRequested(raw) < 2 {
-		return first
+	if deviceTypesRequested(raw) < 2 {
+		return once(raw)
 	}
-	want, _ := json.Marshal(first.Result)
-	distinct := map[string]bool{string(want): true}
-	refusals := map[string]bool{refusalsOf(first.Result): true}
-	for i := 1; i < deviceOrderRepeats; i++ {
-		again := once(raw)
-		if again.Error != nil || again.Unsupported != "" {
-			return again
+	return protocol.Repeat(deviceOrderRepeats, func() answer { return once(raw) }, func(runs int, distinct []any) string {
+		refusals := map[string]bool{}
+		for _, result := range distinct {
+			refusals[refusalsOf(result)] = true
 		}
-		got, _ := json.Marshal(again.Result)
-		distinct[string(got)] = true
-		refusals[refusalsOf(again.Result)] = true
-	}
-	if len(distinct) == 1 {
-		return first
-	}
-	return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs (DeviceShare prepares and allocates the pod's device types in Go map order, so which type's refusal is reported varies); the runs' refusals: %s",
-		len(distinct), deviceOrderRepeats, strings.Join(sortedKeys(refusals), " | ")),
-		fmt.Errorf("%s", strings.Join(sortedKeys(distinct), "\n")))
+		return fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs (DeviceShare prepares and allocates the pod's device types in Go map order, so which type's refusal is reported varies); the runs' refusals: %s",
+			len(distinct), runs, strings.Join(sortedKeys(refusals), " | "))
+	})
 }
 
 func sortedKeys(set map[string]bool) []string {

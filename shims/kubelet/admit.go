@@ -27,6 +27,8 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager/bitmask"
 	kubeletmetrics "k8s.io/kubernetes/pkg/kubelet/metrics"
 	"k8s.io/utils/cpuset"
+
+	"topoconf/shims/protocol"
 )
 
 type containerSpec struct {
@@ -628,30 +630,12 @@ func admissionCounters() (float64, float64) {
 const deviceReuseRepeats = 16
 
 func runAdmit(raw json.RawMessage) answer {
-	first := admitOnce(raw)
-	if first.Error != nil || first.Unsupported != "" || !mayReuseDevices(raw) {
-		return first
+	if !mayReuseDevices(raw) {
+		return admitOnce(raw)
 	}
-	want, _ := json.Marshal(first.Result)
-	distinct := map[string]bool{string(want): true}
-	for i := 1; i < deviceReuseRepeats; i++ {
-		again := admitOnce(raw)
-		if again.Error != nil {
-			return again
-		}
-		got, _ := json.Marshal(again.Result)
-		distinct[string(got)] = true
-	}
-	if len(distinct) > 1 {
-		samples := make([]string, 0, len(distinct))
-		for s := range distinct {
-			samples = append(samples, s)
-		}
-		sort.Strings(samples)
-		return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs (which reusable devices a container takes is Go set order)", len(distinct), deviceReuseRepeats),
-			fmt.Errorf("%s", strings.Join(samples, "\n")))
-	}
-	return first
+	return protocol.Repeat(deviceReuseRepeats, func() answer { return admitOnce(raw) }, func(runs int, distinct []any) string {
+		return fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs (which reusable devices a container takes is Go set order)", len(distinct), runs)
+	})
 }
 
 // mayReuseDevices says whether some pod has an init container with a device

@@ -9,6 +9,8 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/features"
+
+	"topoconf/shims/protocol"
 )
 
 type assignInput struct {
@@ -72,24 +74,9 @@ func runAssign(raw json.RawMessage) answer {
 	// run to run. The placement is repeated on fresh snapshots; an input it
 	// does not answer the same way every time is reported as such, never as
 	// one of its answers picked at random.
-	first := place(c, in)
-	want, _ := json.Marshal(first.Result)
-	distinct := map[string]bool{string(want): true}
-	for i := 1; i < balancedRepeats && first.Error == nil && first.Unsupported == ""; i++ {
-		again := place(c, in)
-		got, _ := json.Marshal(again.Result)
-		distinct[string(got)] = true
-	}
-	if len(distinct) > 1 {
-		var samples []string
-		for s := range distinct {
-			samples = append(samples, s)
-		}
-		sort.Strings(samples)
-		return failure(fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs of the balanced placement", len(distinct), balancedRepeats),
-			fmt.Errorf("%s", strings.Join(samples, "\n")))
-	}
-	return first
+	return protocol.Repeat(balancedRepeats, func() answer { return place(c, in) }, func(runs int, distinct []any) string {
+		return fmt.Sprintf("not deterministic: the release gave %d different results for this input over %d runs of the balanced placement", len(distinct), runs)
+	})
 }
 
 // balancedRepeats is how often a balanced placement is repeated to tell a

@@ -35,8 +35,9 @@ type Case struct {
 
 // Error is the body of an error answer.
 type Error struct {
-	Message string `json:"message"`
-	Detail  string `json:"detail,omitempty"`
+	Message          string          `json:"message"`
+	Detail           string          `json:"detail,omitempty"`
+	Nondeterministic *Nondeterminism `json:"nondeterministic,omitempty"`
 }
 
 // Answer is the outcome of one run request: an error if Error is set,
