@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
