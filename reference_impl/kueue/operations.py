@@ -12,6 +12,7 @@ from .gates import MULTI_LAYER
 from .inputs import Refused, parse_common, parse_pod_sets, resolve_gates
 from .placement import untolerated_taint
 from .resources import add, count_in, plus_one_pod
+from .seams import CONTRACT, Seams
 from .workload import assign as assign_workload
 from .workload import to_requests
 
@@ -102,7 +103,7 @@ def _leaves_under(domain):
         yield from _leaves_under(child)
 
 
-def assign(input_: Mapping) -> dict:
+def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     try:
         common = parse_common(input_)
     except Refused as exc:
@@ -111,15 +112,15 @@ def assign(input_: Mapping) -> dict:
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
     pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
-    return assign_pod_sets(common, pod_sets)
+    return assign_pod_sets(common, pod_sets, seams=seams)
 
 
-def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
+def assign_pod_sets(common, pod_sets, podset_updates=None, seams: Seams = CONTRACT) -> dict:
     multi_layer = common.gates.enabled(MULTI_LAYER)
     errors = validation.webhook_errors(pod_sets, multi_layer)
     if errors:
         return {"admitted": False, "rejected": [e.to_dict() for e in errors]}
-    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
+    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted, seams)
     requests = to_requests(pod_sets, common.gates)
     for r in requests:
         if podset_updates and r.name in podset_updates:
@@ -156,9 +157,9 @@ def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
     return {"admitted": admitted, "podSets": [r.to_dict() for r in results]}
 
 
-def _hot_swap(input_: Mapping) -> dict:
+def _hot_swap(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     from .hot_swap import run
-    return run(input_)
+    return run(input_, seams)
 
 
 def _provision(input_: Mapping) -> dict:
