@@ -42,6 +42,8 @@ class Entry:
     line: int | None
     # how a generated input is recognised as this difference (conformance/fuzz/known.py)
     fuzz: tuple[Mapping[str, Any], ...] = ()
+    # its row in the generated table of differences (conformance/differences.py)
+    docs: Mapping[str, str] | None = None
 
     @property
     def is_glob(self) -> bool:
@@ -108,7 +110,7 @@ def load(path: Path) -> tuple[Expectations, list[Problem]]:
         return NONE, problems
     entries = [
         Entry(item["match"], item["outcome"], item["reason"], yamlload.line_of(doc, ["entries", i]),
-              tuple(item.get("fuzz") or ()))
+              tuple(item.get("fuzz") or ()), item.get("docs"))
         for i, item in enumerate(doc["entries"])
     ]
     return Expectations(rel, entries, doc["implementation"], doc.get("version")), []
