@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .hints import Hint
 
-if TYPE_CHECKING:
-    from .node import Node
-    from .pipeline import Decision
+# The node (node.Node) and the decision (pipeline.Decision) a seam is given; not
+# imported, since both modules build on this one.
+Node = Any
+Decision = Any
 
 # (the hint's NUMA nodes in id order, free amount of the resource per NUMA node) -> visiting order
 SplitOrder = Callable[[Sequence[int], Mapping[int, int]], list[int]]

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from .topology import Domain, Snapshot
+# A topology domain (topology.Domain) and snapshot (topology.Snapshot); not
+# imported, since the snapshot carries these seams.
+Domain = Any
+Snapshot = Any
 
 # (domains in order, units wanted, leaders wanted, slice size, whether units are slices) -> the order to descend in
-LeaderOrder = Callable[["list[Domain]", int, int, int, bool], "list[Domain]"]
+LeaderOrder = Callable[[list[Domain], int, int, int, bool], list[Domain]]
 # (a domain holding leaders that does not finish the placement, its units beside the
 #  leader, [units, leaders] still wanted (updated in place), slice size, slices?) -> the domain as taken
-LeaderShortfall = Callable[["Domain", int, "list[int]", int, bool], "Domain"]
+LeaderShortfall = Callable[[Domain, int, list[int], int, bool], Domain]
 
 
 def room_for_leaders(domain: Domain, leaders: int) -> bool:
