@@ -77,6 +77,8 @@ def _recogniser(claim: Mapping[str, Any], model: releases.ReleaseModel | None, c
     ignoring = frozenset(claim.get("ignoring") or ())
     if "model" in claim:
         names = tuple(claim["model"])
+        if model is None:
+            raise ValueError(f"{component}.{operation}: a fuzz claim names a model, but the release has none")
         model.seams(names)  # an unknown name fails here, when the claims are built
         applies = _answers_as(component, operation, lambda data: model.run(operation, data, names), ignoring)
     elif "rewrite" in claim:
