@@ -97,7 +97,7 @@ NONE = Expectations(None, [])
 def load(path: Path) -> tuple[Expectations, list[Problem]]:
     rel = str(path)
     try:
-        doc = yamlload.load(path.read_text(encoding="utf-8"))
+        doc = yamlload.load_file(path)
     except OSError as exc:
         return NONE, [Problem(rel, None, None, "", "read", str(exc))]
     except yamlload.YAMLError as exc:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance import compare, schemas
+from conformance import bounds, compare, schemas
 from conformance.adapters.base import Adapter, Hello, Response
 from conformance.corpus import BrokenCase, Corpus
 from conformance.expectations import NONE, Expectations, id_matches
@@ -16,6 +16,7 @@ from conformance.model import (
     ERROR,
     FAIL,
     INVALID_RESULT,
+    MALFORMED,
     NOTRUN,
     PASS,
     UNSUPPORTED,
@@ -66,6 +67,11 @@ def judge(case: Case, response: Response) -> tuple[str, str | None, list[str] | 
     if response.kind != "result":
         return response.kind, response.message, None
     result = response.result
+    # The subprocess adapter refuses such answers already; an in-process one
+    # reaches here directly, and the schema check and comparison below recurse.
+    too_large = bounds.answer_problem(result)
+    if too_large:
+        return MALFORMED, too_large, None
     schema = schemas.operation_schema(case.component, case.operation, "result")
     if schemas.exists(schema):
         problems = schemas.errors(schema, result)

@@ -8,9 +8,22 @@ that a problem found after loading can be reported at its place in the file.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from conformance import bounds
 
 
 class LocatedDict(dict):
@@ -48,7 +61,20 @@ _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _StrictLoader(_Base):
-    pass
+    def get_single_node(self):
+        # Composition is ours, not the parser's: PyYAML composes recursively (in
+        # C with libyaml, in Python without), so a deep document either crashes
+        # the process or raises RecursionError, and it never looks at how far
+        # aliases multiply a document. The parser only hands us events.
+        self.get_event()  # stream start
+        node = None
+        if not self.check_event(StreamEndEvent):
+            node = _compose_document(self)
+        if not self.check_event(StreamEndEvent):
+            event = self.get_event()
+            raise YAMLError("a file holds a single YAML document, found another one", event.start_mark.line + 1)
+        self.get_event()
+        return node
 
 
 # YAML 1.1 reads `yes`, `no`, `on`, `off` as booleans and `2026-12-02` as a date;
@@ -62,6 +88,113 @@ _StrictLoader.add_implicit_resolver(
     re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
     list("tTfF"),
 )
+
+
+class _Open:
+    """A sequence or mapping whose end event has not come yet."""
+
+    __slots__ = ("node", "anchor", "key", "height")
+
+    def __init__(self, node, anchor):
+        self.node = node
+        self.anchor = anchor
+        self.key = _NO_KEY  # a mapping's key waiting for its value
+        self.height = 1  # levels of mappings and sequences, this one included
+
+
+_NO_KEY = object()
+
+
+def _line(event) -> int:
+    return event.start_mark.line + 1
+
+
+def _compose_document(loader: _StrictLoader):
+    """The node graph of one document, built with an explicit stack.
+
+    `reach` counts the nodes the document has once every alias is replaced by a
+    copy of its anchor's node; `heights` and `sizes` remember those numbers for
+    each anchored node so an alias costs what its copy would.
+    """
+    loader.get_event()  # document start
+    anchors: dict[str, Any] = {}
+    sizes: dict[str, int] = {}
+    heights: dict[str, int] = {}
+    open_anchors: set[str] = set()
+    stack: list[_Open] = []
+    root = None
+    reach = 0
+
+    while True:
+        event = loader.get_event()
+        if isinstance(event, (SequenceEndEvent, MappingEndEvent)):
+            done = stack.pop()
+            done.node.end_mark = event.end_mark
+            if done.anchor is not None:
+                open_anchors.discard(done.anchor)
+                heights[done.anchor] = done.height
+                sizes[done.anchor] = reach - sizes[done.anchor] + 1
+            node, height = done.node, done.height
+        elif isinstance(event, AliasEvent):
+            name = event.anchor
+            if name not in anchors:
+                raise YAMLError(f"alias *{name} names no anchor defined before it", _line(event))
+            if name in open_anchors:
+                raise YAMLError(f"alias *{name} stands inside the node anchored &{name}: a cycle", _line(event))
+            node, height = anchors[name], heights[name]
+            reach += sizes[name]
+            if reach > bounds.MAX_NODES:
+                raise YAMLError(f"aliases expand this document past {bounds.MAX_NODES} nodes "
+                                f"(the limit on nodes reached through aliases); *{name} passes it", _line(event))
+            if len(stack) + height > bounds.MAX_DEPTH:
+                raise YAMLError(f"*{name} nests its anchor's content past the limit of {bounds.MAX_DEPTH} levels",
+                                _line(event))
+        else:
+            anchor = event.anchor
+            if anchor is not None and anchor in anchors:
+                raise YAMLError(f"anchor &{anchor} is defined twice (first at line "
+                                f"{anchors[anchor].start_mark.line + 1})", _line(event))
+            reach += 1
+            if reach > bounds.MAX_NODES:
+                raise YAMLError(f"the document has more than {bounds.MAX_NODES} nodes", _line(event))
+            tag = event.tag
+            if isinstance(event, ScalarEvent):
+                if tag is None or tag == "!":
+                    tag = loader.resolve(ScalarNode, event.value, event.implicit)
+                node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+                height = 0
+                if anchor is not None:
+                    anchors[anchor], sizes[anchor], heights[anchor] = node, 1, 0
+            elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+                if len(stack) + 1 > bounds.MAX_DEPTH:
+                    raise YAMLError(f"nested more than {bounds.MAX_DEPTH} levels deep (the limit on nesting)",
+                                    _line(event))
+                kind = SequenceNode if isinstance(event, SequenceStartEvent) else MappingNode
+                if tag is None or tag == "!":
+                    tag = loader.resolve(kind, None, event.implicit)
+                node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                if anchor is not None:
+                    anchors[anchor] = node
+                    open_anchors.add(anchor)
+                    sizes[anchor] = reach  # turned into the subtree's size at its end
+                stack.append(_Open(node, anchor))
+                continue
+            else:  # pragma: no cover - the parser yields nothing else inside a document
+                raise YAMLError(f"unexpected {type(event).__name__}", _line(event))
+        if not stack:
+            root = node
+            break
+        parent = stack[-1]
+        parent.height = max(parent.height, height + 1)
+        if isinstance(parent.node, SequenceNode):
+            parent.node.value.append(node)
+        elif parent.key is _NO_KEY:
+            parent.key = node
+        else:
+            parent.node.value.append((parent.key, node))
+            parent.key = _NO_KEY
+    loader.get_event()  # document end
+    return root
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> LocatedDict:
@@ -94,6 +227,8 @@ _StrictLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
 
 
 def load(text: str) -> Any:
+    if len(text) > bounds.MAX_FILE_BYTES:
+        raise YAMLError(f"{len(text)} characters, more than the limit of {bounds.MAX_FILE_BYTES} bytes for a YAML file", 1)
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except YAMLError:
@@ -103,6 +238,14 @@ def load(text: str) -> Any:
         raise YAMLError(f"{exc.problem or exc}", mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise YAMLError(str(exc)) from None
+
+
+def load_file(path: Path) -> Any:
+    """`load` of a file, refusing an oversized one before reading it."""
+    size = path.stat().st_size
+    if size > bounds.MAX_FILE_BYTES:
+        raise YAMLError(f"{size} bytes, more than the limit of {bounds.MAX_FILE_BYTES} for a YAML file", 1)
+    return load(path.read_text(encoding="utf-8"))
 
 
 def line_of(document: Any, pointer: list[Any]) -> int | None:

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import PROTOCOL_VERSION, schemas
+from conformance import PROTOCOL_VERSION, bounds, schemas
 from conformance.adapters.base import Hello, Response, StartupError, parse_hello
 
 
@@ -181,11 +181,12 @@ class ExecAdapter:
             process.kill()
             what = "died before answering hello" if line is _EOF else "answered hello with an over-long line"
             raise StartupError(f"the implementation {what} ({description})" + _tail_text(tail))
-        try:
-            hello = parse_hello(json.loads(line))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        answer, problem = _parse_answer(line)
+        if problem is not None:
             process.kill()
-            raise StartupError(f"hello answer is not JSON: {exc}") from None
+            raise StartupError(f"unusable hello answer: {problem}")
+        try:
+            hello = parse_hello(answer)
         except StartupError:
             process.kill()
             raise
@@ -242,10 +243,9 @@ class ExecAdapter:
                 return self._broken("malformed", f"an answer line longer than {self.limits.max_line_bytes} bytes")
             if not line.strip():
                 continue
-            try:
-                answer = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                return self._broken("malformed", f"not a JSON line: {_clip(line)}")
+            answer, problem = _parse_answer(line)
+            if problem is not None:
+                return self._broken("malformed", problem)
             break
         problems = schemas.errors("protocol/run.response.json", answer)
         if problems:
@@ -266,6 +266,32 @@ class ExecAdapter:
             process.kill()
         self._process = None
         return Response(kind, message=message, stderr_tail=tail)
+
+
+def _parse_answer(line: bytes) -> tuple[Any, str | None]:
+    """The answer on one line, or why it cannot be judged.
+
+    Each value costs the harness memory and every later step (schema check,
+    comparison, report) walks the result recursively, so an answer with too
+    many values or too deep a nesting is refused before or right after parsing.
+    """
+    # An upper bound on the values before building any: every value but the
+    # first follows a comma or an opening bracket or brace (or sits inside a string).
+    if line.count(b",") + line.count(b"[") + line.count(b"{") >= bounds.MAX_ANSWER_NODES:
+        return None, f"the answer has more than {bounds.MAX_ANSWER_NODES} values"
+    try:
+        answer = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None, f"not a JSON line: {_clip(line)}"
+    except RecursionError:
+        return None, f"the answer is nested more than {bounds.MAX_ANSWER_DEPTH} levels deep"
+    except ValueError as exc:
+        # Integers past Python's digit limit, for one.
+        return None, f"an unreadable JSON line ({exc}): {_clip(line)}"
+    problem = bounds.answer_problem(answer)
+    if problem is not None:
+        return None, problem.replace("the result", "the answer", 1)
+    return answer, None
 
 
 def _clip(raw: bytes, limit: int = 120) -> str:

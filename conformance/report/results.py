@@ -55,7 +55,11 @@ def build(run, corpus_hash: str, *, expectations_file: str | None = None, strict
 
 
 def load(path: Path) -> dict[str, Any]:
-    document = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        # A report of ours nests answers at most bounds.MAX_ANSWER_DEPTH deep.
+        raise ValueError(f"{path}: nested too deeply to be a results report") from None
     problems = schemas.errors("report.schema.json", document)
     if problems:
         where, _rule, message = problems[0]

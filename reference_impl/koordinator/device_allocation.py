@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..refusal import Refusal
 from . import annotations as ann
 from . import partitions, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
 from .devices import Device
 from .node import Node
-from .refusal import Refusal
 from .seams import SCOPE_LEVEL
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numa import bitmask
+from ..refusal import Refusal
 from . import scoring
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
@@ -13,7 +14,6 @@ from .hints import Hint
 from .node import Node
 from .pod import Pod
 from .policy import Resolution
-from .refusal import Refusal
 
 
 @dataclass

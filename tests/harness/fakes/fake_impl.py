@@ -6,6 +6,9 @@ MODE is one of: good, die-before-hello, die-mid-run, hang, garbage, wrong-seq,
 invalid-result, huge-line, stderr-flood, ignore-stop, bad-protocol, error, unknown-feature.
 Faults that strike "mid-run" do so on the N-th case this process receives (default 2),
 so a restarted process (which counts from 1 again) gets further.
+
+Answers too deep or too large to judge: deep-answer, nested-answer, wide-answer,
+huge-number (mid-run), deep-hello.
 """
 
 import json
@@ -33,6 +36,10 @@ def main():
         message = json.loads(line)
         cmd = message.get("cmd")
         if cmd == "hello":
+            if MODE == "deep-hello":
+                sys.stdout.write('{"protocol": 1, "implementation": ' + "[" * 50000 + "]" * 50000 + "}\n")
+                sys.stdout.flush()
+                continue
             if MODE == "die-before-hello":
                 sys.stderr.write("fake: cannot initialise\n")
                 sys.stderr.flush()
@@ -67,6 +74,18 @@ def main():
             continue
         if MODE == "huge-line" and strike:
             sys.stdout.write(f'{{"seq": {seq}, "result": {{"pad": "' + "x" * (50 * 1024 * 1024) + '"}}\n')
+            sys.stdout.flush()
+            continue
+        # Answers that are valid JSON lines under the line limit but too deep or
+        # too large to judge.
+        hostile = {
+            "deep-answer": "[" * 50000 + "]" * 50000,
+            "nested-answer": '{"a": ' * 200 + "0" + "}" * 200,
+            "wide-answer": "[" + ",".join(["0"] * 1_500_000) + "]",
+            "huge-number": "9" * 5000,
+        }
+        if MODE in hostile and strike:
+            sys.stdout.write(f'{{"seq": {seq}, "result": {{"affinity": {hostile[MODE]}}}}}\n')
             sys.stdout.flush()
             continue
         if MODE == "stderr-flood":
