@@ -258,7 +258,7 @@ def hot_swap(given: dict[str, Any], result: Any) -> Panel:
             label = state if state != "Ready" else ""
             count = pods.get(name, 0)
             if count or (c > 0 and actions is not None):
-                label = (f"{count} pods " if count else "") + label
+                label = (f"{count} pod{'s' if count != 1 else ''} " if count else "") + label
             panel.text(x + 3, y + 13, label.strip(), size=8, limit=22)
         panel.close_group()
     y = 28 + min(len(names), 24) * row_h
