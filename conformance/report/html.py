@@ -23,7 +23,7 @@ from conformance.report import counts, details, html_assets, markdown
 from conformance.report.pictures import has_picture, picture
 
 # A folded block opens by itself when it is shorter than this.
-FOLD_LINES = 24
+FOLD_LINES = 40
 
 
 def anchor(kind: str, name: str) -> str:

@@ -44,6 +44,7 @@ code { font-size: 92%; word-break: break-all; }
 .pair > div { min-width: 0; }
 a.permalink { color: #8c959f; text-decoration: none; margin-left: .3em; }
 :target { outline: 3px solid #bf8700; outline-offset: 2px; }
+[id] { scroll-margin-top: 5.5em; }
 .cases td:first-child { max-width: 38em; }
 [hidden] { display: none !important; }
 """
