@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import combinations
 from pathlib import Path
 
 from tabulate import tabulate
@@ -44,8 +45,6 @@ EIGHT_NODE_DISTANCES = [
 def all_masks(n: int) -> list[list[int]]:
     masks = []
     for size in range(1, n + 1):
-        from itertools import combinations
-
         masks.extend([list(c) for c in combinations(range(n), size)])
     return masks
 

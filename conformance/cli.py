@@ -20,13 +20,18 @@ from dataclasses import replace
 from pathlib import Path
 
 import yaml
+from tabulate import tabulate
 
-from conformance import __version__, extra_corpus, problem_report, schemas, session
+from conformance import __version__, export, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
+from conformance.corpus import extra as extra_corpus
+from conformance.corpus import problem_report
+from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
+from conformance.report import diff as report_diff
 from conformance.report import results as results_mod
 from conformance.runner import Selection, run, select
 
@@ -194,8 +199,6 @@ def cmd_list(args) -> int:
         print(json.dumps({"components": dict(sorted(per_component.items())),
                           "features": {f: per_feature.get(f, 0) for f in sorted(corpus.features)}}, indent=1))
         return EXIT_OK
-    from tabulate import tabulate
-
     print(tabulate(sorted(per_component.items()) + [("all", len(cases))], headers=["component", "cases"],
                    tablefmt="github"))
     print()
@@ -255,20 +258,16 @@ def cmd_verify(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from conformance.report import diff
-
     try:
-        old, new = diff.load(args.old), diff.load(args.new)
-    except diff.NotAReport as exc:
+        old, new = report_diff.load(args.old), report_diff.load(args.new)
+    except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
-    changes = diff.compare(old, new)
-    print(diff.render_changes(changes), end="")
+    changes = report_diff.compare(old, new)
+    print(report_diff.render_changes(changes), end="")
     return EXIT_UNEXPECTED if changes.regressions and not args.report_only else EXIT_OK
 
 
 def cmd_new(args) -> int:
-    from conformance import skeleton
-
     try:
         render = skeleton.render_file if args.file else skeleton.render
         print(render(args.component, args.operation), end="")
@@ -278,8 +277,6 @@ def cmd_new(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from conformance import export
-
     if args.format != "json":
         raise UsageError("only --format json is supported")
     session.check_corpus_folder(args.corpus or corpus_dir())
@@ -293,9 +290,11 @@ def cmd_export(args) -> int:
 
 
 def cmd_fuzz(args) -> int:
-    from conformance.fuzz import emit, strategies
-    from conformance.fuzz.differential import FuzzReport
-    from conformance.fuzz.report import write as write_report
+    # The fuzz package loads hypothesis (a third of a second); only this command needs it.
+    from conformance.fuzz import emit, strategies  # noqa: PLC0415
+    from conformance.fuzz.differential import FuzzReport  # noqa: PLC0415
+    from conformance.fuzz.report import run_name  # noqa: PLC0415
+    from conformance.fuzz.report import write as write_report  # noqa: PLC0415
 
     components = _csv(args.component) or tuple(sorted({c for c, _ in strategies.VALID}))
     wanted = _csv(args.operation)
@@ -344,7 +343,8 @@ def cmd_fuzz(args) -> int:
     if not report.operations:
         raise UsageError("no operation to fuzz (check --component and --operation)")
     written = [emit.write(d, report, vocabulary, Path(args.out)) for d in report.disagreements]
-    directory = args.report_dir or Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
+    directory = args.report_dir or (Path("reports") / "fuzz" / f"{hello.name}-{hello.version}" / "runs"
+                                    / run_name(wanted or components, args.invalid, args.seed))
     summary = write_report(report, written, directory)
     for path in written:
         print(f"wrote fixture {path}")
@@ -353,11 +353,9 @@ def cmd_fuzz(args) -> int:
 
 
 def cmd_fuzz_summary(args) -> int:
-    from conformance.fuzz import summary
-
     try:
-        path = summary.write(Path(args.dir))
-    except (FileNotFoundError, summary.BadRun) as exc:
+        path = fuzz_summary.write(Path(args.dir))
+    except (FileNotFoundError, fuzz_summary.BadRun) as exc:
         raise UsageError(str(exc)) from None
     print(f"wrote {path}")
     return EXIT_OK
@@ -544,15 +542,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="a seed for the generator (default: derandomized)")
     p.add_argument("--invalid", action="store_true", help="generate inputs that must be refused, never crash")
     p.add_argument("--out", default="fixtures/_generated", help="where shrunk disagreements are written as fixtures")
-    p.add_argument("--report-dir", type=Path, help="default reports/fuzz/<implementation>-<version>/")
+    p.add_argument("--report-dir", type=Path, help="where fuzz.json and fuzz.md go (default reports/fuzz/<implementation>-<version>/runs/"
+                        "<operations>-<valid|invalid>-<seed>/, not committed: fuzz-summary adds it up)")
     p.add_argument("--case-timeout", type=float, default=10.0)
     p.add_argument("--startup-timeout", type=float, default=30.0)
     p.add_argument("--restart-budget", type=int, default=10)
     p.add_argument("--corpus", type=Path, default=None)
     p.set_defaults(fn=cmd_fuzz)
 
-    p = sub.add_parser("fuzz-summary", help="add up the fuzzing runs below a folder into its summary.md")
-    p.add_argument("dir", help="a folder holding runs, e.g. reports/fuzz/<implementation>-<version>")
+    p = sub.add_parser("fuzz-summary", help="add the fuzzing runs below a release's folder to its summary.json "
+                                             "and render summary.md")
+    p.add_argument("dir", help="a release's folder, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
 
     p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")

@@ -7,12 +7,11 @@ element by element, scalars by value and type, plus a few `$` matchers.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from conformance import quantity
-
-MATCHERS = ("$contains", "$unordered", "$absent", "$exact", "$quantity", "$any")
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,8 @@ def _show(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def _matcher(expected: Any) -> str | None:
+def matcher_of(expected: Any) -> str | None:
+    """The `$` key of a matcher (a mapping with that single key), else None."""
     if isinstance(expected, dict) and len(expected) == 1:
         (key,) = expected
         if isinstance(key, str) and key.startswith("$"):
@@ -50,7 +50,7 @@ def _same_scalar(expected: Any, actual: Any) -> bool:
 
 
 def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
-    matcher = _matcher(expected)
+    matcher = matcher_of(expected)
     if matcher is not None:
         return _match_with(matcher, expected[matcher], actual, pointer)
     if actual is _MISSING:
@@ -61,7 +61,7 @@ def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
         found = []
         for key, value in expected.items():
             child = f"{pointer}/{key}"
-            if _matcher(value) == "$absent":
+            if matcher_of(value) == "$absent":
                 if value["$absent"] and key in actual:
                     found.append(Mismatch(child, "no such key", _show(actual[key])))
                 continue
@@ -82,37 +82,80 @@ def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
 
 
 def _match_with(matcher: str, argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
-    if matcher == "$any":
-        return [] if actual is not _MISSING else [Mismatch(pointer, "any value", "nothing (key missing)")]
-    if matcher == "$absent":
-        return [] if actual is _MISSING else [Mismatch(pointer, "no such key", _show(actual))]
-    if actual is _MISSING:
+    entry = MATCHERS.get(matcher)
+    if actual is _MISSING and (entry is None or not entry.sees_missing):
         return [Mismatch(pointer, f"{matcher} {_show(argument)}", "nothing (key missing)")]
-    if matcher == "$contains":
-        if isinstance(actual, str) and isinstance(argument, str) and argument in actual:
-            return []
-        return [Mismatch(pointer, f"a string containing {_show(argument)}", _show(actual))]
-    if matcher == "$unordered":
-        if not isinstance(actual, list) or len(actual) != len(argument):
-            return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
-        if not _pairing(argument, actual):
-            return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+    if entry is None:
+        return [Mismatch(pointer, f"a known matcher, not {matcher}", _show(actual))]
+    return entry.match(argument, actual, pointer)
+
+
+def _any(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    return [] if actual is not _MISSING else [Mismatch(pointer, "any value", "nothing (key missing)")]
+
+
+def _absent(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    return [] if actual is _MISSING else [Mismatch(pointer, "no such key", _show(actual))]
+
+
+def _contains(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    if isinstance(actual, str) and isinstance(argument, str) and argument in actual:
         return []
-    if matcher == "$exact":
-        if not isinstance(actual, dict):
-            return [Mismatch(pointer, "exactly " + _show(argument), _show(actual))]
-        extra = sorted(set(actual) - set(argument), key=str)
-        found = [Mismatch(f"{pointer}/{key}", "no such key", _show(actual[key])) for key in extra]
-        return found + mismatches(argument, actual, pointer)
-    if matcher == "$quantity":
-        try:
-            want = quantity.parse(argument)
-        except ValueError:
-            return [Mismatch(pointer, f"$quantity of {_show(argument)} (not a quantity)", _show(actual))]
-        if isinstance(actual, (int, float)) and not isinstance(actual, bool) and want == actual:
-            return []
-        return [Mismatch(pointer, f"{argument} ({want})", _show(actual))]
-    return [Mismatch(pointer, f"a known matcher, not {matcher}", _show(actual))]
+    return [Mismatch(pointer, f"a string containing {_show(argument)}", _show(actual))]
+
+
+def _unordered(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    if not isinstance(actual, list) or len(actual) != len(argument):
+        return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+    if not _pairing(argument, actual):
+        return [Mismatch(pointer, f"in any order {_show(argument)}", _show(actual))]
+    return []
+
+
+def _exact(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    if not isinstance(actual, dict):
+        return [Mismatch(pointer, "exactly " + _show(argument), _show(actual))]
+    extra = sorted(set(actual) - set(argument), key=str)
+    found = [Mismatch(f"{pointer}/{key}", "no such key", _show(actual[key])) for key in extra]
+    return found + mismatches(argument, actual, pointer)
+
+
+def _quantity(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    try:
+        want = quantity.parse(argument)
+    except ValueError:
+        return [Mismatch(pointer, f"$quantity of {_show(argument)} (not a quantity)", _show(actual))]
+    if isinstance(actual, (int, float)) and not isinstance(actual, bool) and want == actual:
+        return []
+    return [Mismatch(pointer, f"{argument} ({want})", _show(actual))]
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """One `$` matcher of docs/fixture-format.md: the argument it takes (checked by
+    `topoconf validate`, rule `matcher`) and how it matches a value."""
+
+    name: str
+    takes: str                                          # the argument, as a problem names it
+    accepts: Callable[[Any], bool]                      # whether an argument is one it can use
+    match: Callable[[Any, Any, str], list[Mismatch]]    # (argument, actual, pointer)
+    # Whether it judges a missing key itself; the others fail on one.
+    sees_missing: bool = False
+    # What the argument says about the result at its place, for the result-key
+    # check: "value" (it is the value there), "items" (its items are the list's
+    # items), or nothing.
+    reads_as: str | None = None
+
+
+# The one table of matchers, in the order problems list them.
+MATCHERS: dict[str, Matcher] = {m.name: m for m in (
+    Matcher("$contains", "a string", lambda a: isinstance(a, str), _contains),
+    Matcher("$unordered", "a list", lambda a: isinstance(a, list), _unordered, reads_as="items"),
+    Matcher("$absent", "true", lambda a: a is True, _absent, sees_missing=True),
+    Matcher("$exact", "a mapping", lambda a: isinstance(a, dict), _exact, reads_as="value"),
+    Matcher("$quantity", "a Kubernetes quantity", quantity.is_quantity, _quantity),
+    Matcher("$any", "true", lambda a: a is True, _any, sees_missing=True),
+)}
 
 
 def _pairing(expected: list[Any], actual: list[Any]) -> bool:

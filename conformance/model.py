@@ -64,7 +64,7 @@ class Problem:
     rule: str
     message: str
     # For a problem shared by rows of a matrix case: case_id is the base id and
-    # these are the rows' labels (see conformance/problem_report.py).
+    # these are the rows' labels (see conformance/corpus/problem_report.py).
     rows: tuple[str, ...] = ()
     all_rows: bool = False
 

@@ -389,7 +389,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     state = _state(config)
     if state is None or config.option.fuzz_examples <= 0:
         return
-    from conformance.fuzz import strategies
+    from conformance.fuzz import strategies  # noqa: PLC0415 - loads hypothesis, only for a session that fuzzes
 
     components = _fuzz_components(config, state)
     if state.settings.components:

@@ -8,6 +8,6 @@ its docstring says why the harness may share it. `parse` raises a `ValueError`
 
 from __future__ import annotations
 
-from reference_impl.quantity import QuantityError, parse
+from reference_impl.quantity import QuantityError, is_quantity, parse
 
-__all__ = ["QuantityError", "parse"]
+__all__ = ["QuantityError", "is_quantity", "parse"]

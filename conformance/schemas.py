@@ -11,6 +11,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from conformance.paths import schemas_dir
 
@@ -35,8 +36,6 @@ def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
 
 
 def _draft():
-    from referencing.jsonschema import DRAFT202012
-
     return DRAFT202012
 
 
@@ -82,7 +81,7 @@ def _fast(name: str):
     which is what lets the compiled check run them (tests check both agree).
     """
     try:
-        import fastjsonschema
+        import fastjsonschema  # noqa: PLC0415 - optional: without it jsonschema alone decides
     except ImportError:  # pragma: no cover - an optional speed-up
         return None
     registry_documents = _registry()[1]

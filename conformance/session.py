@@ -14,9 +14,8 @@ from typing import Any
 
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
-from conformance import problem_report
 from conformance.adapters import Adapter, Hello, Limits
-from conformance.corpus import Corpus
+from conformance.corpus import Corpus, problem_report
 from conformance.expectations import Expectations
 from conformance.model import Problem, Record, is_applicable
 from conformance.paths import corpus_dir, expectations_dir
@@ -257,8 +256,9 @@ def fuzz_operation(adapter: Adapter, oracle: Adapter, hello: Hello, component: s
                    examples: int, seed: int | None, invalid: bool = False):
     """One bounded differential run of generated cases, with the implementation's
     declared differences, as both front ends make it."""
-    from conformance.fuzz import known, strategies
-    from conformance.fuzz.differential import fuzz_operation as run_fuzz
+    # The fuzz package loads hypothesis; a session that does not fuzz never pays for it.
+    from conformance.fuzz import known, strategies  # noqa: PLC0415
+    from conformance.fuzz.differential import fuzz_operation as run_fuzz  # noqa: PLC0415
 
     table = strategies.INVALID if invalid else strategies.VALID
     return run_fuzz(adapter, oracle, component, operation, table[(component, operation)], examples, seed,

@@ -32,14 +32,19 @@ text a JSON encoder writes and so what an implementation behind the protocol
 receives: `0.1` is 100m, never the binary double just above it. Booleans, other
 types and non-finite floats are not quantities.
 
-`parse` raises `QuantityError` (a `ValueError`); each component turns that
-into its own error or refusal and applies its own integer view (`Value()`,
-`MilliValue()`, both rounded up), which is why this module offers none.
+`parse` raises `QuantityError` (a `ValueError`); `parse_input` raises the
+reference's `InvalidInput` naming the input field instead, for a quantity
+whose breakage makes the whole input unusable; a component that refuses such
+a value on its own terms catches `QuantityError`. The components read a
+quantity through `resource.Quantity`'s integer views, `value` (`Value()`) and
+`milli_value` (`MilliValue()`), both rounded up; `is_quantity` is the one
+test of whether a value is a quantity at all.
 
 The harness (`conformance/`) uses this module too: both packages ship in the
 same distribution (one wheel), the harness already imports `reference_impl`
 for its in-process adapter, and this module imports nothing but the standard
-library, so sharing it adds no dependency. The reverse would not do: nothing in
+library (and `reference_impl.errors`, which imports nothing), so sharing it
+adds no dependency. The reverse would not do: nothing in
 `reference_impl/` may know the harness. The cost is that a grammar mistake here
 would be made by judge and reference alike; the answers of the upstream
 implementations behind the shims, and `tests/test_quantity.py` (values worked
@@ -52,7 +57,9 @@ import math
 import re
 from fractions import Fraction
 
-__all__ = ["QuantityError", "parse"]
+from .errors import InvalidInput
+
+__all__ = ["QuantityError", "is_quantity", "milli_value", "parse", "parse_input", "value"]
 
 
 class QuantityError(ValueError):
@@ -91,6 +98,32 @@ def parse(value: object) -> Fraction:
     if isinstance(value, str):
         return _parse_text(value.strip(_SPACE), value)
     raise QuantityError(f"not a quantity: {value!r}")
+
+
+def parse_input(value: object, field: str) -> Fraction:
+    """`parse`, with a value that is no quantity refused as invalid input."""
+    try:
+        return parse(value)
+    except QuantityError as exc:
+        raise InvalidInput(field, str(exc)) from None
+
+
+def is_quantity(value: object) -> bool:
+    try:
+        parse(value)
+    except QuantityError:
+        return False
+    return True
+
+
+def value(amount: Fraction) -> int:
+    """`Quantity.Value()`: whole units, rounded up."""
+    return math.ceil(amount)
+
+
+def milli_value(amount: Fraction) -> int:
+    """`Quantity.MilliValue()`: thousandths, rounded up."""
+    return math.ceil(amount * 1000)
 
 
 def _parse_text(text: str, original: object) -> Fraction:

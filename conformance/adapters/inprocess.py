@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.adapters.base import Hello, Response, parse_hello
+from reference_impl import server
 
 
 class InProcessAdapter:
@@ -15,13 +16,9 @@ class InProcessAdapter:
         self._seq = 0
 
     def start(self) -> Hello:
-        from reference_impl import server
-
         return parse_hello(server.hello())
 
     def run(self, case_id: str, case: dict[str, Any]) -> Response:
-        from reference_impl import server
-
         self._seq += 1
         answer = server.handle({"cmd": "run", "seq": self._seq, "id": case_id, "case": case})
         return response_from_answer(answer)

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from conformance import feature_claims
+from conformance.corpus.checks import feature_claims
 from conformance.fuzz.differential import Disagreement, FuzzReport
 
 

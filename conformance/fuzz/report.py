@@ -1,4 +1,4 @@
-"""fuzz.json and fuzz.md: what a fuzzing run tried and what it found."""
+"""fuzz.json (schemas/fuzz.schema.json) and fuzz.md: what a fuzzing run tried and what it found."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ from pathlib import Path
 from tabulate import tabulate
 
 from conformance.fuzz.differential import FuzzReport
+
+
+def run_name(parts: tuple[str, ...], invalid: bool, seed: int | None) -> str:
+    """A run's folder name: what it fuzzed, which inputs, which seed."""
+    return (f"{'+'.join(parts)}-{'invalid' if invalid else 'valid'}-"
+            f"{'derandomized' if seed is None else f'seed-{seed}'}")
 
 
 def write(report: FuzzReport, fixtures: list[Path], directory: Path) -> Path:

@@ -8,9 +8,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import quantities, selectors
+from .. import quantity
+from ..refusal import Refusal
+from . import selectors
 from .devices import DEVICE_TYPES
-from .refusal import Refusal
 
 NUMA_TOPOLOGY_SPEC = "scheduling.koordinator.sh/numa-topology-spec"
 RESOURCE_SPEC = "scheduling.koordinator.sh/resource-spec"
@@ -203,8 +204,8 @@ def gpu_partition_spec(annotations: Mapping[str, str]) -> GPUPartitionSpec | Non
     bandwidth = None
     if obj.get("ringBusBandwidth") is not None:
         try:
-            bandwidth = quantities.whole(obj["ringBusBandwidth"])
-        except quantities.QuantityError:
+            bandwidth = quantity.value(quantity.parse(obj["ringBusBandwidth"]))
+        except quantity.QuantityError:
             raise Refusal(reason, f"annotation {key}: ringBusBandwidth {obj['ringBusBandwidth']!r} is not a quantity",
                           "PreFilter") from None
         if bandwidth < 0:

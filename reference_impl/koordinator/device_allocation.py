@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..refusal import Refusal
 from . import annotations as ann
 from . import partitions, release_variants, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
 from .devices import Device
 from .node import Node
-from .refusal import Refusal
 
 SCOPE_LEVEL = {"Node": 1, "NUMANode": 2, "PCIe": 3, "Device": 4}
 NEVER_MET_LEVEL = 5  # deeper than any scope of the tree (release_variants.DEVICE_SCOPE_NEVER_MET_V1_8)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..refusal import Refusal
 from . import annotations as ann
 from . import selectors
 from .devices import FULL
 from .node import Node
 from .pod import Pod
-from .refusal import Refusal
 
 GPU_WHOLE = "nvidia.com/gpu"
 GPU_PERCENT = "koordinator.sh/gpu"

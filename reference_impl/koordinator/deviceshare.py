@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..numa import bitmask
+from ..refusal import Refusal
 from . import scoring
 from .args import Args
 from .device_allocation import Allocated, Usage, allocate_all
@@ -10,7 +11,6 @@ from .device_requests import DeviceRequest
 from .hints import Hint
 from .node import Node
 from .policy import Resolution
-from .refusal import Refusal
 
 BEST_LAYOUT_SCORE = 500
 

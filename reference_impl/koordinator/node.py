@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .. import cpuset, quantity
 from ..errors import InvalidInput
-from . import cpulist, quantities, release_variants, topology
+from . import release_variants, topology
 from .devices import Device, parse_devices, parse_placed_devices
 
 IDLE, SHARED, SINGLE = "idle", "shared", "single"
@@ -101,8 +102,9 @@ def _quantity_map(value, where: str) -> dict[str, int]:
     out = {}
     for name, q in value.items():
         try:
-            out[str(name)] = quantities.milli(q) if name == "cpu" else quantities.whole(q)
-        except quantities.QuantityError as exc:
+            amount = quantity.parse(q)
+            out[str(name)] = quantity.milli_value(amount) if name == "cpu" else quantity.value(amount)
+        except quantity.QuantityError as exc:
             raise InvalidInput(f"{where}/{name}", str(exc)) from None
     return out
 
@@ -117,8 +119,8 @@ def _str_map(value, where: str) -> dict[str, str]:
 
 def _cpus(value, where: str) -> list[int]:
     try:
-        return cpulist.parse(value)
-    except cpulist.CPUListError as exc:
+        return cpuset.parse(value, ids=True)
+    except cpuset.CPUSetError as exc:
         raise InvalidInput(where, str(exc)) from None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..numa import bitmask
+from ..refusal import Refusal
 from . import release_variants, scoring, split_order
 from .annotations import LABEL_CPU_BIND_POLICY
 from .args import Args
@@ -14,7 +15,6 @@ from .hints import Hint
 from .node import Node
 from .pod import Pod
 from .policy import Resolution, node_bind_policy
-from .refusal import Refusal
 
 
 @dataclass

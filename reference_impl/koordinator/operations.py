@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import cpuset
 from ..errors import InvalidInput
 from ..numa import bitmask
-from . import cpulist, numa_resources, release_variants, scoring, topology
+from ..refusal import Refusal
 from . import merge as merge_mod
+from . import numa_resources, release_variants, scoring, topology
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .device_requests import on_node, parse_requests
@@ -19,7 +21,6 @@ from .node import parse_node
 from .pipeline import decide, mask_key
 from .pod import parse_pod
 from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
-from .refusal import Refusal
 
 
 def _mapping(input_: Any) -> Mapping:
@@ -215,16 +216,16 @@ def op_cpuset(input_: Mapping) -> dict:
     if topo is None:
         raise InvalidInput("cpuTopology", "required")
     try:
-        reserved = set(cpulist.parse(input_.get("reservedCPUs")))
+        reserved = set(cpuset.parse(input_.get("reservedCPUs"), ids=True))
         held: dict[int, str] = {}
         for i, a in enumerate(input_.get("allocated") or []):
             if not isinstance(a, Mapping):
                 raise InvalidInput(f"allocated/{i}", "expected {cpuset, cpuExclusivePolicy}")
-            for c in cpulist.parse(a.get("cpuset")):
+            for c in cpuset.parse(a.get("cpuset"), ids=True):
                 if c not in topo.cpus:
                     raise InvalidInput(f"allocated/{i}/cpuset", f"CPU {c} is not in the topology")
                 held[c] = a.get("cpuExclusivePolicy") or "None"
-    except cpulist.CPUListError as exc:
+    except cpuset.CPUSetError as exc:
         raise InvalidInput("allocated", str(exc)) from None
     need = input_.get("need")
     if not isinstance(need, int) or isinstance(need, bool) or need < 0:
@@ -246,7 +247,7 @@ def op_cpuset(input_: Mapping) -> dict:
             raise CPUAllocationError(f"insufficient CPUs to satisfy required cpu bind policy {policy}")
     except CPUAllocationError as exc:
         return {"allocated": False, "reason": "InsufficientCPUs", "message": str(exc)}
-    return {"allocated": True, "cpuset": cpus, "cpusetString": cpulist.render(cpus)}
+    return {"allocated": True, "cpuset": cpus, "cpusetString": cpuset.render(cpus)}
 
 
 OPERATIONS = {

@@ -7,9 +7,9 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .. import quantity
+from ..refusal import Refusal
 from . import annotations as ann
-from . import quantities
-from .refusal import Refusal
 
 HOPPER_MODELS = ("H100", "H800", "H20")
 _BINPACK_WEIGHT = {8: 10000, 4: 100, 2: 1}
@@ -68,8 +68,8 @@ def parse_table(raw: str) -> Table:
             bw = p.get("ringBusBandwidth")
             if bw is not None:
                 try:
-                    bw = quantities.whole(bw)
-                except quantities.QuantityError:
+                    bw = quantity.value(quantity.parse(bw))
+                except quantity.QuantityError:
                     raise bad(f"ringBusBandwidth {bw!r} is not a quantity") from None
             out.append(Partition(tuple(p["minors"]), score, bw, p.get("gpuLinkType")))
         table[n] = out

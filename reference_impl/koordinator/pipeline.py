@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import cpuset
 from ..numa import bitmask
-from . import cpulist, deviceshare, numa_resources
+from ..refusal import Refusal
+from . import deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
 from .device_allocation import Allocated
@@ -15,7 +17,6 @@ from .hints import Hint
 from .merge import merge, refusal_reason
 from .node import Node
 from .pod import Pod
-from .refusal import Refusal
 
 
 @dataclass
@@ -52,7 +53,7 @@ class Decision:
             "hints": {k: [h.to_json() for h in v] for k, v in self.hints.items()},
             "hint": None if self.hint is None else self.hint.to_json(),
             "cpuset": self.cpuset,
-            "cpusetString": None if self.cpuset is None else cpulist.render(self.cpuset),
+            "cpusetString": None if self.cpuset is None else cpuset.render(self.cpuset),
             "numaResources": {str(n): dict(res) for n, res in sorted(self.numa.items())},
             "devices": {t: [a.to_json() for a in items] for t, items in self.devices.items()},
         }

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import quantity
 from ..errors import InvalidInput
-from . import quantities
 
 
 @dataclass
@@ -43,8 +43,8 @@ def parse_pod(spec: Mapping, where: str = "pod") -> Pod:
             raise InvalidInput(f"{where}/containers/{i}/resources/requests", "expected a mapping")
         for r, q in res.items():
             try:
-                requests[r] = requests.get(r, Fraction(0)) + quantities.parse(q)
-            except quantities.QuantityError as exc:
+                requests[r] = requests.get(r, Fraction(0)) + quantity.parse(q)
+            except quantity.QuantityError as exc:
                 raise InvalidInput(f"{where}/containers/{i}/resources/requests/{r}", str(exc)) from None
     priority = spec.get("priority")
     if priority is not None and (not isinstance(priority, int) or isinstance(priority, bool)):

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..refusal import Refusal
 from . import annotations as ann
 from .args import Args
 from .node import Node
 from .pod import Pod
-from .refusal import Refusal
 
 _KUBELET_POLICIES = {"BestEffort": "BestEffort", "Restricted": "Restricted", "SingleNUMANodePodLevel": "SingleNUMANode"}
 

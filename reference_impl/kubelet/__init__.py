@@ -8,7 +8,7 @@ Where things live:
 * `hints`, `merge`, `merge_fast`, `merge_preferred`, `policies`: the topology hint,
   upstream's merge with the KEP-6007 score step (exhaustive, an equivalent fast
   search, and the beta preferred-first merge), the four policies.
-* `node`, `pods`, `quantity`, `providers/`: allocation state, pod specs, and the
+* `node`, `pods`, `providers/`: allocation state, pod specs, and the
   CPU, memory and device managers.
 * `scopes`, `kubelet`, `metrics`: container and pod scope admission over one node,
   and the metrics the contract reports.

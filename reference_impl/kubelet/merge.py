@@ -3,9 +3,9 @@
 `merge_exhaustive` is the upstream algorithm as written: every permutation of
 the providers' hints, merged and folded through `compare` in nested-loop order
 (first list outermost). Ties between equal masks keep the incumbent, so the
-order matters and is preserved. `merge_lists` is what the policies call; for
-large permutation spaces it answers through `merge_fast`, which computes the
-same fold without enumerating permutations.
+order matters and is preserved. The policies call `merge_select.merge_lists`,
+which for large permutation spaces answers through `merge_fast` instead (the
+same fold without enumerating permutations).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
-from math import prod
 
 from ..numa.numa_info import NUMAInfo
 from .hints import TopologyHint
@@ -25,8 +24,6 @@ HintList = tuple[str, Sequence[TopologyHint]]
 
 NO_PREFERENCE = (TopologyHint(None, True),)
 NO_POSSIBLE_AFFINITY = (TopologyHint(None, False),)
-
-EXHAUSTIVE_LIMIT = 4096
 
 
 @dataclass(frozen=True)
@@ -192,20 +189,6 @@ def merge_exhaustive(settings: MergeSettings, lists: Sequence[HintList]) -> Topo
     return best
 
 
-def permutation_count(lists: Sequence[HintList]) -> int:
-    return prod(len(hints) for _, hints in lists)
-
-
-def merge_lists(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHint:
-    if permutation_count(lists) > EXHAUSTIVE_LIMIT:
-        from .merge_fast import merge_fast
-
-        hint = merge_fast(settings, lists)
-        if hint is not None:
-            return hint
-    return merge_exhaustive(settings, lists)
-
-
 __all__ = [
     "HintList",
     "MergeSettings",
@@ -218,6 +201,5 @@ __all__ = [
     "filter_single_numa_hints",
     "max_of_min_affinity_counts",
     "merge_exhaustive",
-    "merge_lists",
     "merge_permutation",
 ]

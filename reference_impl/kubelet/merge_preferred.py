@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .hints import TopologyHint
-from .merge import HintList, MergeSettings, compare, max_of_min_affinity_counts, merge_lists, merge_permutation
+from .merge import HintList, MergeSettings, compare, max_of_min_affinity_counts, merge_permutation
+from .merge_select import merge_lists
 
 
 def merge_preferred(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHint:

@@ -5,32 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import cpuset, quantity
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
-from . import quantity
 from .pods import MEMORY, is_hugepages
 
 
-def parse_cpuset(text: object, field_name: str) -> set[int]:
-    if text is None or text == "":
-        return set()
-    if not isinstance(text, str):
-        raise InvalidInput(field_name, "must be a cpuset string such as \"0-1,4\"")
-    out: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise InvalidInput(field_name, f"bad cpuset element {part!r}") from None
-        if a < 0 or b < a:
-            raise InvalidInput(field_name, f"bad cpuset range {part!r}")
-        out.update(range(a, b + 1))
-    return out
+def bytes_of(raw: object, field: str) -> int:
+    q = quantity.parse_input(raw, field)
+    if q < 0:
+        raise InvalidInput(field, f"must not be negative: {raw!r}")
+    return quantity.value(q)
 
 
 @dataclass
@@ -116,10 +101,10 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         if cpu_ids:
             next_cpu = max(next_cpu, max(cpu_ids) + 1)
         cpus_by_node[nid] = cpu_ids
-        cells = {MEMORY: MemoryCell(quantity.bytes_of(entry.get("memory", 0), f"{f}/memory"))}
+        cells = {MEMORY: MemoryCell(bytes_of(entry.get("memory", 0), f"{f}/memory"))}
         for key, q in entry.items():
             if is_hugepages(key):
-                cells[key] = MemoryCell(quantity.bytes_of(q, f"{f}/{key}"))
+                cells[key] = MemoryCell(bytes_of(q, f"{f}/{key}"))
                 types.add(key)
         memory[nid] = cells
         devices = entry.get("devices") or {}
@@ -157,7 +142,10 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         numa = NUMAInfo.build(ids, distances)
     except ValueError as exc:
         raise InvalidInput("node/distances", str(exc)) from None
-    reserved_set = parse_cpuset(reserved, "kubeletConfiguration/reservedSystemCPUs")
+    try:
+        reserved_set = set(cpuset.parse(reserved))
+    except cpuset.CPUSetError as exc:
+        raise InvalidInput("kubeletConfiguration/reservedSystemCPUs", str(exc)) from None
     unknown = reserved_set - set(cpu_node)
     if unknown:
         raise InvalidInput("kubeletConfiguration/reservedSystemCPUs", f"cpus {sorted(unknown)} are not on the node")
@@ -206,7 +194,7 @@ def _apply_baseline(state: NodeState, entries: object) -> None:
         touched_memory = False
         for key, q in entry.items():
             if key == MEMORY or is_hugepages(key):
-                n = quantity.bytes_of(q, f"{f}/{key}")
+                n = bytes_of(q, f"{f}/{key}")
                 cell = state.memory[nid].get(key)
                 if cell is None or n > cell.free:
                     raise InvalidInput(f"{f}/{key}", f"more than NUMA node {nid} has free")

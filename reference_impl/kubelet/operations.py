@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
+from ..refusal import Refusal
 from . import gates as g
 from .hints import TopologyHint
 from .kubelet import Kubelet
@@ -16,7 +17,7 @@ from .node import build_node
 from .options import parse_policy_options, scoring_active
 from .pods import parse_pod
 from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
-from .refusals import UNKNOWN_POLICY, Refusal
+from .refusals import UNKNOWN_POLICY
 from .startup import check_numa, effective_weights, numa_from, start
 
 FEATURES: tuple[str, ...] = (
@@ -116,7 +117,7 @@ def merge(input_: Mapping[str, Any]) -> dict:
         opts = parse_policy_options(_mapping(input_.get("options"), "options"), None)
         check_numa(opts, nodes, distances)
     except Refusal as refusal:
-        return {"refused": refusal.as_dict()}
+        return refusal.as_result()
     policy = Policy(
         policy_name,
         NUMAInfo.build(nodes, distances),
@@ -146,7 +147,7 @@ def start_operation(input_: Mapping[str, Any]) -> dict:
             distances,
         )
     except Refusal as refusal:
-        return {"started": False, "refused": refusal.as_dict()}
+        return {"started": False, **refusal.as_result()}
     return started.as_dict()
 
 
@@ -186,7 +187,7 @@ def admit(input_: Mapping[str, Any]) -> dict:
             node_raw.get("distances"),
         )
     except Refusal as refusal:
-        return {"started": False, "refused": refusal.as_dict()}
+        return {"started": False, **refusal.as_result()}
     kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy])
     results = []
     for item in pods:

@@ -7,9 +7,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..refusal import Refusal
 from . import gates as g
 from . import refusals as r
-from .refusals import Refusal
 
 STRATEGY_NONE = "none"
 MOST_ALLOCATED = "most-allocated"

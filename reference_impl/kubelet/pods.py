@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import quantity
 from ..errors import InvalidInput
-from . import quantity
 
 CPU = "cpu"
 MEMORY = "memory"
@@ -59,7 +59,7 @@ def _resource_list(raw: object, field: str) -> dict[str, Fraction]:
         raise InvalidInput(field, "must be a mapping of resource name to quantity")
     out = {}
     for name, q in raw.items():
-        out[str(name)] = quantity.parse(q, f"{field}/{name}")
+        out[str(name)] = quantity.parse_input(q, f"{field}/{name}")
         if out[str(name)] < 0:
             raise InvalidInput(f"{field}/{name}", "must not be negative")
     return out

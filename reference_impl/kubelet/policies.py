@@ -11,9 +11,9 @@ from .merge import (
     MergeSettings,
     filter_providers_hints,
     filter_single_numa_hints,
-    merge_lists,
 )
 from .merge_preferred import merge_preferred
+from .merge_select import merge_lists
 from .options import PolicyOptions
 
 NONE = "none"

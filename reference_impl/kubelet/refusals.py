@@ -1,19 +1,5 @@
-"""A configuration the kubelet refuses to start with: a stable reason code and
-a message for the operator."""
-
-from __future__ import annotations
-
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Refusal(Exception):
-    reason: str
-    message: str
-
-    def as_dict(self) -> dict:
-        return {"reason": self.reason, "message": self.message}
-
+"""The reason codes of the configurations the kubelet refuses to start with
+(raised as `reference_impl.refusal.Refusal`)."""
 
 UNKNOWN_POLICY = "UnknownPolicy"
 UNKNOWN_SCOPE = "UnknownScope"

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
+from ..refusal import Refusal
 from . import gates as g
 from . import refusals as r
 from .options import PolicyOptions, parse_policy_options, scoring_active
 from .policies import FULL, NONE, POLICIES, Policy
-from .refusals import Refusal
 from .scopes import CONTAINER, SCOPES
 
 

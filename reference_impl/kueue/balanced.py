@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import math
 
+from .domain_counts import fill_in_counts_helper
 from .ordering import sorted_domains, sorted_domains_with_leader
 from .topology import Domain, Snapshot
-
-
-def _placement():
-    from . import placement  # the two modules use each other's helpers
-    return placement
 
 
 def evaluate_greedy(domains: list[Domain], slice_count: int, leader_count: int):
@@ -173,12 +169,11 @@ def _prune_node(d: Domain, threshold: int, leader_required: bool) -> None:
 
 def _prune(domains: list[Domain], threshold: int, slice_size: int, slice_level: int, level: int,
            leader_required: bool) -> None:
-    fill = _placement().fill_in_counts_helper
     for d in domains:
         for c in d.children:
             _prune_node(c, threshold, leader_required)
     for d in domains:
-        fill(d, slice_size, slice_level, level, None, leader_required)
+        fill_in_counts_helper(d, slice_size, slice_level, level, None, leader_required)
         _prune_node(d, threshold, leader_required)
 
 

@@ -44,6 +44,11 @@ _BUILT_IN_BEFORE_GATE = {FIXED_TIME: True}
 GATES = tuple(_SPECS)
 
 
+def introduced_in(gate: str) -> tuple[int, int]:
+    """The first Kueue version (major, minor) that knows the gate."""
+    return _SPECS[gate][0][0]
+
+
 class UnknownGate(Exception):
     def __init__(self, name: str, version: str):
         super().__init__(name)

@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import gates as g
 from . import objects, topology
 from .annotations import IS_GROUP_WORKLOAD
-from .inputs import Refused, parse_common, parse_pod_sets
-from .objects import HOSTNAME, Assignment, Condition, Node, Taint
+from .inputs import parse_common, parse_pod_sets
+from .node_events import NODE_EVENT_TYPES, apply_node_event, event_node, event_type
+from .objects import HOSTNAME, Assignment, Node, Taint
 from .placement import NotFit
 from .replacement import find_replacement
 from .resources import add
@@ -31,9 +33,8 @@ POD_STATES = ("Running", "Pending", "Gated", "Terminating", "Terminated")
 PROGRESSING = ("Running", "Pending")
 SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
 
-EVENT_TYPES = ("NodeNotReady", "NodeReady", "NodeReadyConditionRemoved", "NodeDeleted", "NodeAdded",
-               "NodeTainted", "NodeUntainted", "NodeCordoned", "NodeUncordoned", "PodsRunning",
-               "PodsTerminating", "PodsTerminated", "Wait")
+POD_EVENTS = {"PodsRunning": "Running", "PodsTerminating": "Terminating", "PodsTerminated": "Terminated"}
+EVENT_TYPES = NODE_EVENT_TYPES + ("PodsRunning", "PodsTerminating", "PodsTerminated", "Wait")
 
 
 @dataclass
@@ -59,12 +60,6 @@ def _hostname_assignment(raw, field_: str) -> Assignment:
     if parsed.levels and parsed.levels[-1] != HOSTNAME:
         raise InvalidInput(f"{field_}.levels", "the lowest assignment level must be kubernetes.io/hostname")
     return Assignment(levels=(HOSTNAME,), domains=[((v[-1],), c) for v, c in parsed.domains])
-
-
-def _event_node(event, i) -> str:
-    if not isinstance(event.get("node"), str):
-        raise InvalidInput(f"events[{i}].node", "required")
-    return event["node"]
 
 
 class Simulation:
@@ -374,51 +369,13 @@ class Simulation:
             self.reconcile()
 
     def apply(self, event: Mapping, i: int) -> None:
-        kind = event.get("type")
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
-            raise InvalidInput(f"events[{i}].type", f"one of {', '.join(EVENT_TYPES)}")
+        kind = event_type(event, i, EVENT_TYPES)
         if kind == "Wait":
             return
-        if kind == "NodeAdded":
-            node = objects.parse_node(event.get("nodeObject"), f"events[{i}].nodeObject")
-            self.cluster.nodes[node.name] = node
-            for taint in node.taints:
-                self.cluster.taint_added[(node.name, taint)] = self.now
+        if kind in POD_EVENTS:
+            self.state.pod_states[event_node(event, i)] = POD_EVENTS[kind]
             return
-        host = _event_node(event, i)
-        if kind.startswith("Pods"):
-            self.state.pod_states[host] = {"PodsRunning": "Running", "PodsTerminating": "Terminating",
-                                           "PodsTerminated": "Terminated"}[kind]
-            return
-        node = self.cluster.nodes.get(host)
-        if node is None:
-            if kind == "NodeDeleted":
-                return
-            raise InvalidInput(f"events[{i}].node", f"no node {host!r} at that time")
-        if kind == "NodeDeleted":
-            del self.cluster.nodes[host]
-        elif kind in ("NodeNotReady", "NodeReady"):
-            status = "True" if kind == "NodeReady" else str(event.get("status", "False"))
-            condition = node.ready_condition()
-            if condition is None:
-                node.conditions.append(Condition("Ready", status, self.now))
-            elif condition.status != status:
-                condition.status = status
-                condition.last_transition = self.now
-        elif kind == "NodeReadyConditionRemoved":
-            node.conditions = [c for c in node.conditions if c.type != "Ready"]
-        elif kind in ("NodeTainted", "NodeUntainted"):
-            taint = objects.parse_taint(event.get("taint"), f"events[{i}].taint")
-            if kind == "NodeTainted":
-                if taint not in node.taints:
-                    node.taints.append(taint)
-                    self.cluster.taint_added[(host, taint)] = self.now
-            else:
-                node.taints = [t for t in node.taints if not (t.key == taint.key and t.effect == taint.effect)]
-        elif kind == "NodeCordoned":
-            node.unschedulable = True
-        elif kind == "NodeUncordoned":
-            node.unschedulable = False
+        apply_node_event(self.cluster.nodes, event, i, self.now, self.cluster.taint_added)
 
     def state_dict(self) -> dict:
         s = self.state
@@ -443,8 +400,8 @@ def _num(value: float):
 def run(input_: Mapping) -> dict:
     try:
         sim = Simulation(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     events = input_.get("events")
     if not isinstance(events, list):
         raise InvalidInput("events", "required list")

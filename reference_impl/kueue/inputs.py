@@ -8,18 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import gates as gates_mod
 from . import objects
-
-
-@dataclass
-class Refused(Exception):
-    reason: str
-    message: str
-
-    def to_result(self) -> dict:
-        return {"refused": {"reason": self.reason, "message": self.message}}
 
 
 @dataclass
@@ -36,7 +28,7 @@ def resolve_gates(input_: Mapping) -> gates_mod.Gates:
     try:
         return gates_mod.resolve(input_)
     except gates_mod.UnknownGate as exc:
-        raise Refused("UnknownFeatureGate", f"unrecognized feature gate: {exc.name} (Kueue {exc.version})") from None
+        raise Refusal("UnknownFeatureGate", f"unrecognized feature gate: {exc.name} (Kueue {exc.version})") from None
 
 
 def parse_common(input_: Mapping) -> Common:
@@ -44,7 +36,7 @@ def parse_common(input_: Mapping) -> Common:
         raise InvalidInput("", "the input must be a mapping")
     gates = resolve_gates(input_)
     if not gates.enabled(gates_mod.TAS):
-        raise Refused("TopologyAwareSchedulingDisabled", "the TopologyAwareScheduling feature gate is disabled")
+        raise Refusal("TopologyAwareSchedulingDisabled", "the TopologyAwareScheduling feature gate is disabled")
     if "topology" not in input_:
         raise InvalidInput("topology", "required")
     if "resourceFlavor" not in input_:
@@ -52,15 +44,15 @@ def parse_common(input_: Mapping) -> Common:
     topology = objects.parse_topology(input_["topology"])
     problem = objects.topology_problem(topology)
     if problem is not None:
-        raise Refused("InvalidTopology", problem)
+        raise Refusal("InvalidTopology", problem)
     flavor = objects.parse_flavor(input_["resourceFlavor"])
     if flavor.topology_name is not None and not flavor.node_labels:
-        raise Refused("InvalidResourceFlavor", "at least one nodeLabel is required when topology is set")
+        raise Refusal("InvalidResourceFlavor", "at least one nodeLabel is required when topology is set")
     if flavor.topology_name is None:
-        raise Refused("TopologyMismatch", f'ResourceFlavor "{flavor.name}" has no topologyName: '
+        raise Refusal("TopologyMismatch", f'ResourceFlavor "{flavor.name}" has no topologyName: '
                                           f'Flavor "{flavor.name}" does not support TopologyAwareScheduling')
     if flavor.topology_name != topology.name:
-        raise Refused("TopologyMismatch", f'ResourceFlavor "{flavor.name}" references topology '
+        raise Refusal("TopologyMismatch", f'ResourceFlavor "{flavor.name}" references topology '
                                           f'"{flavor.topology_name}", not "{topology.name}"')
     raw_pods = input_.get("pods") or []
     if not isinstance(raw_pods, list):

@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import annotations as ann
-from . import objects, topology, validation
+from . import hot_swap, objects, provisioning, topology, validation
+from .admission import assign_pod_sets
 from .gates import MULTI_LAYER
-from .inputs import Refused, parse_common, parse_pod_sets, resolve_gates
+from .inputs import parse_common, parse_pod_sets, resolve_gates
 from .placement import untolerated_taint
 from .resources import add, count_in, plus_one_pod
-from .workload import assign as assign_workload
-from .workload import to_requests
 
 
 def validate(input_: Mapping) -> dict:
     try:
         gates = resolve_gates(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     pod_sets = parse_pod_sets(input_.get("podSets"), "podSets")
     multi_layer = gates.enabled(MULTI_LAYER)
     errors = validation.webhook_errors(pod_sets, multi_layer)
@@ -48,8 +48,8 @@ def _flavor_name(input_: Mapping) -> str:
 def capacity(input_: Mapping) -> dict:
     try:
         common = parse_common(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
     pod_set = None
     if input_.get("podSet") is not None:
@@ -105,8 +105,8 @@ def _leaves_under(domain):
 def assign(input_: Mapping) -> dict:
     try:
         common = parse_common(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     workload = input_.get("workload")
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
@@ -114,64 +114,12 @@ def assign(input_: Mapping) -> dict:
     return assign_pod_sets(common, pod_sets)
 
 
-def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
-    multi_layer = common.gates.enabled(MULTI_LAYER)
-    errors = validation.webhook_errors(pod_sets, multi_layer)
-    if errors:
-        return {"admitted": False, "rejected": [e.to_dict() for e in errors]}
-    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
-    requests = to_requests(pod_sets, common.gates)
-    for r in requests:
-        if podset_updates and r.name in podset_updates:
-            update = podset_updates[r.name]
-            r.node_selector.update(update.get("nodeSelector", {}))
-            r.tolerations.extend(update.get("tolerations", []))
-    level_failure = None
-    for ps, r in zip(pod_sets, requests, strict=True):
-        if r.count == 0:
-            continue
-        # Only the flavor assigner's missing-level check runs over every podset
-        # before placement; the other level problems are found when the podset's
-        # turn to be placed comes, after the podsets before it.
-        problems = [p for p in validation.level_errors(ps.name, r.request, common.topology, common.flavor.name)
-                    if p.reason == "UnknownTopologyLevel"]
-        if problems:
-            level_failure = (ps.name, problems[0])
-            break
-    if level_failure is not None:
-        results = []
-        for ps in pod_sets:
-            if ps.name == level_failure[0]:
-                results.append({"name": ps.name, "topologyAssignment": None,
-                                "notFit": {"reason": level_failure[1].reason, "message": level_failure[1].message}})
-            elif ps.count == 0:
-                results.append({"name": ps.name, "topologyAssignment": None, "notFit": None})
-            else:
-                results.append({"name": ps.name, "topologyAssignment": None,
-                                "notFit": {"reason": "NotEvaluated",
-                                           "message": "not evaluated: an earlier pod set did not fit"}})
-        return {"admitted": False, "podSets": results}
-    results = assign_workload(snap, requests, common.gates)
-    admitted = all(r.assignment is not None for r, ps in zip(results, pod_sets, strict=True) if ps.count > 0)
-    return {"admitted": admitted, "podSets": [r.to_dict() for r in results]}
-
-
-def _hot_swap(input_: Mapping) -> dict:
-    from .hot_swap import run
-    return run(input_)
-
-
-def _provision(input_: Mapping) -> dict:
-    from .provisioning import run
-    return run(input_)
-
-
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {
     "validate": validate,
     "capacity": capacity,
     "assign": assign,
-    "hot_swap": _hot_swap,
-    "provision": _provision,
+    "hot_swap": hot_swap.run,
+    "provision": provisioning.run,
 }
 
 FEATURES: tuple[str, ...] = (

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from . import balanced, messages, release_variants
 from .annotations import TopologyRequest
+from .domain_counts import fill_in_counts_helper
 from .gates import BALANCED, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
 from .ordering import best_fit_domain, best_fit_domain_for_slices, sorted_domains, sorted_domains_with_leader
@@ -117,53 +118,6 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
     for root in snap.roots:
         fill_in_counts_helper(root, params.slice_size, params.slice_level, 0, params.slice_size_at_level,
                               params.leader_count > 0)
-
-
-def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, level: int,
-                          slice_size_at_level: dict[int, int] | None, leader_required: bool) -> None:
-    if not domain.children:
-        if level == slice_level:
-            domain.slice_count = domain.pod_count // slice_size
-            domain.slice_count_with_leader = domain.pod_count_with_leader // slice_size
-        return
-    slice_size_at_level = slice_size_at_level or {}
-    children_capacity = 0
-    slice_capacity = 0
-    contributor = False
-    min_pod_diff = None
-    min_slice_diff = None
-    leader_count = 0
-    inner = slice_size_at_level.get(level + 1)
-    for child in domain.children:
-        fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required)
-        pods = child.pod_count
-        pods_with_leader = child.pod_count_with_leader
-        if inner is not None:
-            pods = (pods // inner) * inner
-            pods_with_leader = (pods_with_leader // inner) * inner
-        children_capacity += pods
-        slice_capacity += child.slice_count
-        if not leader_required or child.leader_count > 0 or \
-                release_variants.active(release_variants.LEADER_CAPACITY_V0_17):
-            contributor = True
-            diff = pods - pods_with_leader
-            min_pod_diff = diff if min_pod_diff is None else min(min_pod_diff, diff)
-            sdiff = child.slice_count - child.slice_count_with_leader
-            min_slice_diff = sdiff if min_slice_diff is None else min(min_slice_diff, sdiff)
-        leader_count = max(leader_count, child.leader_count)
-    domain.pod_count = children_capacity
-    slice_with_leader = 0
-    if contributor:
-        domain.pod_count_with_leader = children_capacity - min_pod_diff
-        slice_with_leader = slice_capacity - min_slice_diff
-    else:
-        domain.pod_count_with_leader = 0
-    domain.leader_count = leader_count
-    if level == slice_level:
-        slice_capacity = domain.pod_count // slice_size
-        slice_with_leader = domain.pod_count_with_leader // slice_size
-    domain.slice_count = slice_capacity
-    domain.slice_count_with_leader = slice_with_leader
 
 
 def _not_fit(snap: Snapshot, params: Params, level_idx: int, fit: int, needed: int) -> NotFit:

@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from reference_impl.errors import InvalidInput
+from reference_impl.refusal import Refusal
 
 from . import objects, quantities
-from .hot_swap import EVENT_TYPES as NODE_EVENT_TYPES
-from .inputs import Refused, parse_common, parse_pod_sets
+from .admission import assign_pod_sets
+from .inputs import parse_common, parse_pod_sets
+from .node_events import NODE_EVENT_TYPES, apply_node_event, event_type
 from .resources import add
 
 CHECK_STATES = ("Pending", "Ready", "Retry", "Rejected")
-EVENT_TYPES = ("AdmissionCheckState",) + tuple(t for t in NODE_EVENT_TYPES if not t.startswith("Pods"))
+EVENT_TYPES = ("AdmissionCheckState",) + NODE_EVENT_TYPES + ("Wait",)
 
 
 def _items(value, field: str) -> list[Mapping]:
@@ -48,8 +50,6 @@ def _quota(raw, flavor_name: str) -> dict[str, int] | None:
 
 class Flow:
     def __init__(self, input_: Mapping):
-        from .operations import assign_pod_sets
-        self.assign_pod_sets = assign_pod_sets
         self.common = parse_common(input_)
         wl = input_.get("workload")
         if not isinstance(wl, Mapping):
@@ -111,7 +111,7 @@ class Flow:
                 entry = merged.setdefault(name, {"nodeSelector": {}, "tolerations": []})
                 entry["nodeSelector"].update(update["nodeSelector"])
                 entry["tolerations"].extend(update["tolerations"])
-        result = self.assign_pod_sets(self.common, self.pod_sets, merged)
+        result = assign_pod_sets(self.common, self.pod_sets, merged)
         if "rejected" in result:
             self.rejected = result["rejected"]
             self.deactivated = True
@@ -127,9 +127,7 @@ class Flow:
             self.pending = dict(failure)
 
     def apply(self, event: Mapping, i: int) -> None:
-        kind = event.get("type")
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
-            raise InvalidInput(f"events[{i}].type", f"one of {', '.join(EVENT_TYPES)}")
+        kind = event_type(event, i, EVENT_TYPES)
         if kind == "AdmissionCheckState":
             check = event.get("check")
             if not isinstance(check, str) or check not in self.checks:
@@ -165,42 +163,9 @@ class Flow:
                 self.admitted = False
                 self.pending = {"reason": "AdmissionCheckRejected", "message": f"admission check {check} rejected the workload"}
             return
-        if kind == "Wait":
-            return
-        if kind == "NodeAdded":
-            node = objects.parse_node(event.get("nodeObject"), f"events[{i}].nodeObject")
-            self.nodes[node.name] = node
-            return
-        host = event.get("node")
-        if not isinstance(host, str):
-            raise InvalidInput(f"events[{i}].node", "required node name")
-        node = self.nodes.get(host)
-        if node is None:
-            if kind == "NodeDeleted":
-                return
-            raise InvalidInput(f"events[{i}].node", f"no node {host!r} at that time")
-        if kind == "NodeDeleted":
-            del self.nodes[host]
-        elif kind in ("NodeNotReady", "NodeReady"):
-            status = "True" if kind == "NodeReady" else "False"
-            condition = node.ready_condition()
-            if condition is None:
-                node.conditions.append(objects.Condition("Ready", status, 0.0))
-            else:
-                condition.status = status
-        elif kind == "NodeReadyConditionRemoved":
-            node.conditions = [c for c in node.conditions if c.type != "Ready"]
-        elif kind in ("NodeTainted", "NodeUntainted"):
-            taint = objects.parse_taint(event.get("taint"), f"events[{i}].taint")
-            if kind == "NodeTainted":
-                if taint not in node.taints:
-                    node.taints.append(taint)
-            else:
-                node.taints = [t for t in node.taints if not (t.key == taint.key and t.effect == taint.effect)]
-        elif kind == "NodeCordoned":
-            node.unschedulable = True
-        elif kind == "NodeUncordoned":
-            node.unschedulable = False
+        if kind != "Wait":
+            # The flow keeps no clock: an admission's moment is its place in the timeline.
+            apply_node_event(self.nodes, event, i, 0.0)
 
     def step(self) -> None:
         if self.deactivated:
@@ -225,8 +190,8 @@ class Flow:
 def run(input_: Mapping) -> dict:
     try:
         flow = Flow(input_)
-    except Refused as exc:
-        return exc.to_result()
+    except Refusal as exc:
+        return exc.as_result()
     events = input_.get("events") or []
     if not isinstance(events, list):
         raise InvalidInput("events", "a list")

@@ -1,32 +1,17 @@
-"""Kubernetes quantities as Kueue's TAS cache counts them, parsed by the
-shared grammar (`reference_impl.quantity`).
-
-CPU is kept in millicores, every other resource in whole units; fractions are
-rounded up, as `Quantity.MilliValue()` / `Quantity.Value()` do.
-"""
+"""Kubernetes quantities as Kueue's TAS cache counts them: CPU in millicores,
+every other resource in whole units, each through `resource.Quantity`'s
+rounded-up view (`reference_impl.quantity`)."""
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
-from reference_impl import quantity as _grammar
+from reference_impl import quantity
 from reference_impl.errors import InvalidInput
-
-
-def parse(value, field: str) -> Fraction:
-    try:
-        return _grammar.parse(value)
-    except _grammar.QuantityError as exc:
-        raise InvalidInput(field, str(exc)) from None
 
 
 def to_units(resource: str, value, field: str) -> int:
     """The integer the TAS cache works with: millicores for cpu, units otherwise."""
-    amount = parse(value, field)
-    if resource == "cpu":
-        amount *= 1000
-    return int(math.ceil(amount))
+    amount = quantity.parse_input(value, field)
+    return quantity.milli_value(amount) if resource == "cpu" else quantity.value(amount)
 
 
 def resource_list(mapping, field: str) -> dict[str, int]:

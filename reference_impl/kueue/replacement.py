@@ -10,7 +10,7 @@ from . import release_variants
 from .annotations import SliceLayer
 from .gates import Gates
 from .objects import Assignment
-from .placement import NotFit, PodSetRequest, find_topology_assignment
+from .placement import NotFit, PodSetRequest, _level_key, find_topology_assignment
 from .resources import Requests
 from .topology import Snapshot
 
@@ -46,7 +46,6 @@ def _incomplete_slice_domain(snap: Snapshot, domains, missing: int, size: int, l
 
 
 def required_replacement_domain(snap: Snapshot, ps: PodSetRequest, remaining, missing: int) -> str:
-    from .placement import _level_key
     key = _level_key(snap, ps)
     if key is None or key not in snap.levels:
         return ""

@@ -11,9 +11,10 @@ import pytest
 import yaml
 
 from conformance import corpus as corpus_mod
-from conformance import skeleton
+from conformance import schemas, skeleton
 from conformance.adapters.inprocess import InProcessAdapter
 from conformance.cli import main
+from conformance.corpus.checks import result_keys
 from conformance.model import PASS
 from conformance.runner import run
 
@@ -304,8 +305,6 @@ def test_new_file_has_the_header_every_fixture_file_needs(component, operation):
 
 
 def test_result_keys_are_read_after_the_compiled_validator_rewrote_the_schema_references():
-    from conformance import result_keys, schemas
-
     # A run validates results with the compiled validator first, which rewrites
     # relative references as absolute URIs in place.
     schemas.is_valid_fast("operations/kueue/assign.result.json", {"podSets": [{"name": 1}]})

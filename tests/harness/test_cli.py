@@ -5,7 +5,9 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import yaml
@@ -53,8 +55,6 @@ def test_compliance_table_has_a_row_per_feature(tmp_path):
 
 
 def test_the_html_page_shows_the_same_counts_and_every_case(tmp_path):
-    from html.parser import HTMLParser
-
     run(tmp_path)
     document = json.loads((tmp_path / "report" / "results.json").read_text())
     page = (tmp_path / "report" / "compliance.html").read_text()
@@ -228,9 +228,6 @@ def test_the_rerun_command_of_a_case_with_two_matrix_parameters_selects_that_cas
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():
-    import subprocess
-    import sys
-
     pipeline = subprocess.run(f"{sys.executable} -m conformance list --ids | head -n 1", shell=True,
                               capture_output=True, text=True, timeout=120)
     assert len(pipeline.stdout.splitlines()) == 1

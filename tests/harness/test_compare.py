@@ -1,4 +1,7 @@
-from conformance.compare import diff, mismatches
+import re
+from pathlib import Path
+
+from conformance.compare import MATCHERS, diff, mismatches
 
 
 def test_mappings_match_as_subsets_and_lists_exactly():
@@ -42,3 +45,9 @@ def test_unordered_finds_a_pairing_when_a_looser_item_could_take_the_wrong_eleme
     assert not mismatches(expected, {"l": [{"a": 1, "b": 2}, {"a": 1, "b": 3}]})
     assert not mismatches({"l": {"$unordered": [{"$any": True}, 1]}}, {"l": [1, 2]})
     assert mismatches(expected, {"l": [{"a": 1, "b": 3}, {"a": 1, "b": 3}]})
+
+
+def test_the_matcher_table_is_the_documented_one():
+    documented = re.findall(r"^\| `\{(\$[a-z]+):", (Path(__file__).parents[2] / "docs/fixture-format.md")
+                            .read_text(encoding="utf-8"), re.M)
+    assert documented == list(MATCHERS)

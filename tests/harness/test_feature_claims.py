@@ -4,9 +4,10 @@
 import textwrap
 
 from conformance import corpus as corpus_mod
-from conformance import feature_claims
 from conformance.adapters.base import Response, parse_hello
 from conformance.adapters.inprocess import InProcessAdapter
+from conformance.corpus.checks import feature_claims
+from conformance.fuzz.emit import _features
 from conformance.model import FAIL, PASS, UNSUPPORTED
 from conformance.report import counts
 from conformance.runner import run
@@ -211,8 +212,6 @@ def test_a_failing_row_is_counted_only_under_its_own_features(tmp_path):
 
 
 def test_a_generated_fixture_claims_what_its_input_sets_and_no_other_value():
-    from conformance.fuzz.emit import _features
-
     vocabulary = {name: {"component": "kubelet"} for name in
                   ("kubelet.merge", "kubelet.option.prefer-closest-numa-nodes",
                    *(f"kubelet.policy.{p}" for p in POLICIES))}

@@ -1,14 +1,25 @@
 """Differential fuzzing: agreement on the reference, shrinking and fixture output
 on a disagreement, and invalid inputs refused rather than crashed on."""
 
+import copy
+import json
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 
 from conformance import corpus as corpus_mod
+from conformance import expectations as expectations_mod
+from conformance import schemas
+from conformance.adapters.base import Response
 from conformance.cli import main
-from conformance.fuzz import strategies
+from conformance.fuzz import strategies, summary
+from conformance.fuzz.differential import fuzz_operation
+from conformance.fuzz.known import KNOWN, KnownDifference, for_operation
+from conformance.paths import corpus_dir, expectations_dir
+from reference_impl import dispatch
 
 HERE = Path(__file__).parent
 FAKE = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good"
@@ -69,10 +80,7 @@ def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
     # Shrinking a crash restarts the implementation many times; once its budget
     # is spent every answer is `notrun`, which must not pass for a disagreement
     # and drag the reported input down to the smallest one generated.
-    from hypothesis import strategies as st
 
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
 
     class Crashy:
         crashes = 0
@@ -97,11 +105,6 @@ def test_a_crash_found_is_kept_when_shrinking_spends_the_restart_budget():
 
 
 def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run():
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
-    from conformance.fuzz.known import KnownDifference
 
     class OffByOneAboveTen:
         def run(self, case_id, case):
@@ -127,11 +130,6 @@ def test_a_known_difference_is_counted_under_its_case_and_does_not_stop_the_run(
 
 
 def test_a_known_difference_never_excuses_a_transport_fault():
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
-    from conformance.fuzz.known import KnownDifference
 
     class Crashes:
         def run(self, case_id, case):
@@ -147,10 +145,6 @@ def test_a_known_difference_never_excuses_a_transport_fault():
 
 
 def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_its_release():
-    from conformance import expectations as expectations_mod
-    from conformance.fuzz.known import KNOWN
-    from conformance.paths import corpus_dir, expectations_dir
-
     corpus = corpus_mod.load(corpus_dir())
     for difference in KNOWN:
         assert difference.case in corpus.all_ids, difference.case
@@ -163,29 +157,67 @@ def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_i
 
 
 def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):
+    release = tmp_path / "reference-0.1.0"
     for kind, extra in (("valid", []), ("invalid", ["--invalid"])):
         assert main(["fuzz", "--impl", REFERENCE_EXEC, "--component", "kubelet", "--operation", "merge",
                      "--examples", "7", *extra, "--out", str(tmp_path / "gen"),
-                     "--report-dir", str(tmp_path / "runs" / f"merge-{kind}")]) == 0
-    (tmp_path / "runs" / "notes.md").write_text("Reviewed by hand.\n")
-    assert main(["fuzz-summary", str(tmp_path / "runs")]) == 0
-    text = (tmp_path / "runs" / "summary.md").read_text()
+                     "--report-dir", str(release / f"merge-{kind}")]) == 0
+    assert main(["fuzz-summary", str(release)]) == 0
+    text = (release / "summary.md").read_text()
     row = next(line for line in text.splitlines() if line.startswith("| kubelet "))
     assert [cell.strip() for cell in row.strip("|").split("|")] == ["kubelet", "7", "7", "14", "0", "14", "0", "0"]
     assert "merge-invalid" in text and "merge-valid" in text
-    assert text.rstrip().endswith("Reviewed by hand.")
+    stored = json.loads((release / "summary.json").read_text())
+    assert schemas.errors("fuzz-summary.schema.json", stored) == []
+    assert sorted(stored["runs"]) == ["merge-invalid", "merge-valid"]
+
+    # The runs are not kept: the summary is rendered again from summary.json alone,
+    # and a later run adds to it.
+    for kind in ("valid", "invalid"):
+        shutil.rmtree(release / f"merge-{kind}")
+    assert main(["fuzz-summary", str(release)]) == 0
+    assert (release / "summary.md").read_text() == text
+    assert main(["fuzz", "--impl", REFERENCE_EXEC, "--component", "kubelet", "--operation", "merge",
+                 "--examples", "7", "--seed", "3", "--out", str(tmp_path / "gen"),
+                 "--report-dir", str(release / "runs" / "later")]) == 0
+    assert main(["fuzz-summary", str(release)]) == 0
+    row = next(line for line in (release / "summary.md").read_text().splitlines() if line.startswith("| kubelet "))
+    assert [cell.strip() for cell in row.strip("|").split("|")][1:4] == ["14", "7", "21"]
+
     assert main(["fuzz-summary", str(tmp_path / "nothing")]) == 2
-    (tmp_path / "runs" / "broken").mkdir()
-    (tmp_path / "runs" / "broken" / "fuzz.json").write_text("{not json")
-    assert main(["fuzz-summary", str(tmp_path / "runs")]) == 2
+
+
+def test_a_run_or_summary_that_breaks_its_schema_is_refused_by_file_field_and_rule(tmp_path, capsys):
+    assert main(["fuzz", "--impl", REFERENCE_EXEC, "--component", "kubelet", "--operation", "merge",
+                 "--examples", "3", "--out", str(tmp_path / "gen"), "--report-dir", str(tmp_path / "rel" / "a")]) == 0
+    run = tmp_path / "rel" / "a" / "fuzz.json"
+    document = json.loads(run.read_text())
+    document["operations"][0]["examples"] = "three"
+    run.write_text(json.dumps(document))
+    capsys.readouterr()
+    assert main(["fuzz-summary", str(tmp_path / "rel")]) == 2
+    message = capsys.readouterr().err
+    assert str(run) in message and "/operations/0/examples" in message and "[type]" in message
+    run.write_text("{not json")
+    assert main(["fuzz-summary", str(tmp_path / "rel")]) == 2
+    run.unlink()
+    (tmp_path / "rel" / "summary.json").write_text(json.dumps({"format": 1, "runs": {"a": {"seed": 1}}}))
+    assert main(["fuzz-summary", str(tmp_path / "rel")]) == 2
+    assert "summary.json: /runs/a: [required]" in capsys.readouterr().err
+
+
+def test_the_committed_fuzz_output_is_one_summary_per_release_rendered_from_its_json():
+    root = Path(__file__).parents[2] / "reports" / "fuzz"
+    releases = sorted(p for p in root.iterdir() if p.is_dir())
+    assert releases
+    for release in releases:
+        stored = json.loads((release / "summary.json").read_text())
+        assert schemas.errors("fuzz-summary.schema.json", stored) == [], release
+        committed = (release / "summary.md").read_text()
+        assert summary.render(stored["runs"], summary._ledger(release)) == committed, release
 
 
 def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_pods():
-    import copy
-
-    from conformance.fuzz.known import for_operation
-    from conformance.paths import corpus_dir
-    from reference_impl import dispatch
 
     (difference,) = [d for d in for_operation("kubelet", "v1.37.2", "kubelet", "admit")
                      if d.case == "kubelet.upstream.cpu.unequal-numa-nodes-socket-judged-by-average"]
@@ -203,10 +235,6 @@ def test_the_kubelet_double_assignment_is_claimed_only_where_a_cpu_goes_to_two_p
 
 
 def test_an_oracle_that_breaks_ends_the_run_and_writes_no_fixture(tmp_path):
-    from hypothesis import strategies as st
-
-    from conformance.adapters.base import Response
-    from conformance.fuzz.differential import fuzz_operation
 
     class Fine:
         def run(self, case_id, case):

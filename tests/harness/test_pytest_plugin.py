@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+import conformance
+import conformance.session as harness
+from conformance.cli import main
+from conformance.pytest_plugin import _strict
+
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).parent
@@ -24,8 +29,6 @@ def plugin_args():
 @pytest.fixture(autouse=True)
 def importable(monkeypatch):
     # The inner pytest must import this very harness, installed or not.
-    import conformance
-
     root = str(Path(conformance.__file__).resolve().parent.parent)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
 
@@ -90,8 +93,6 @@ def test_a_case_dropped_as_a_duplicate_id_stops_the_run_before_it_starts(pyteste
 
 
 def test_strict_falls_back_to_the_option_where_pytest_has_no_strict_ini():
-    from conformance.pytest_plugin import _strict
-
     class Config:
         option = type("Option", (), {"strict": True})()
 
@@ -117,8 +118,6 @@ def test_an_unknown_feature_in_the_selection_is_a_usage_error(pytester):
 
 def test_the_bundled_expectations_of_the_implementation_are_picked_up(pytester, monkeypatch, tmp_path):
     # As with topoconf run: <name>-<version>.yaml from the bundled folder.
-    import conformance.session as harness
-
     (tmp_path / "fake-1.0.yaml").write_text(
         "implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
         "    reason: the fake is said to fail this one\n"
@@ -145,8 +144,6 @@ def test_an_oracle_that_fails_to_start_stops_the_fuzz_items_with_3(pytester):
 
 
 def test_the_plugin_and_topoconf_run_make_the_same_report(pytester, tmp_path):
-    from conformance.cli import main
-
     entries = tmp_path / "expectations.yaml"
     entries.write_text("implementation: fake\nentries:\n  - match: harness.last\n    outcome: fail\n"
                        "    reason: the fake is said to fail this one\n")

@@ -12,7 +12,9 @@ import pytest
 import yaml
 
 from conformance.cli import main
+from conformance.model import bounded
 from conformance.report import counts, details
+from conformance.yamlload import load
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -165,8 +167,6 @@ def test_a_crash_shows_its_stderr_tail_in_every_view(tmp_path):
 
 
 def test_a_huge_answer_is_kept_cut_and_marked():
-    from conformance.model import bounded
-
     value, cut = bounded({"x": "y" * 100_000})
     assert cut and isinstance(value, str) and len(value) == 64 * 1024
     assert bounded({"x": 1}) == ({"x": 1}, False)
@@ -257,9 +257,6 @@ def test_the_buggy_kubelet_gets_true_counts_a_failing_exit_and_actionable_entrie
 
 
 def test_a_kept_input_is_plain_data_whatever_the_loader_made_of_it():
-    from conformance.model import bounded
-    from conformance.yamlload import load
-
     located = load("a: {b: [1, 2]}\n")
     value, cut = bounded(located)
     assert not cut and type(value) is dict and type(value["a"]) is dict

@@ -5,7 +5,8 @@ compact numbering, which matches upstream's test topologies."""
 
 import pytest
 
-from reference_impl.koordinator import cpulist, topology
+from reference_impl import cpuset
+from reference_impl.koordinator import topology
 from reference_impl.koordinator.cpu_accumulator import take_cpus
 
 
@@ -47,9 +48,9 @@ CASES = [
 @pytest.mark.parametrize("policy, strategy, dims, held, need, want", CASES)
 def test_selection(policy, strategy, dims, held, need, want):
     topo = shape(*dims)
-    allocated = {c: "None" for c in cpulist.parse(held)}
+    allocated = {c: "None" for c in cpuset.parse(held)}
     got = take_cpus(topo, set(topo.cpus) - set(allocated), allocated, need, policy, "None", strategy)
-    assert cpulist.render(got) == want
+    assert cpuset.render(got) == want
 
 
 EXCLUSIVE = [
@@ -68,6 +69,6 @@ EXCLUSIVE = [
 @pytest.mark.parametrize("dims, held, holder, exclusive, bind, need, want", EXCLUSIVE)
 def test_selection_with_exclusivity(dims, held, holder, exclusive, bind, need, want):
     topo = shape(*dims)
-    allocated = {c: holder for c in cpulist.parse(held)}
+    allocated = {c: holder for c in cpuset.parse(held)}
     got = take_cpus(topo, set(topo.cpus) - set(allocated), allocated, need, bind, exclusive, "MostAllocated")
-    assert cpulist.render(got) == want
+    assert cpuset.render(got) == want

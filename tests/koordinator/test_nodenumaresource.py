@@ -3,6 +3,13 @@ NUMA split, hints and the even spread."""
 
 import pytest
 
+from reference_impl.koordinator.args import parse_args
+from reference_impl.koordinator.node import parse_node
+from reference_impl.koordinator.numa_resources import allocate
+from reference_impl.koordinator.pod import parse_pod
+from reference_impl.koordinator.policy import resolve
+from reference_impl.numa import bitmask
+
 from .helpers import LSR, NUMA_SPEC, RESOURCE_SPEC, node, pod, run
 
 POLICY = "node.koordinator.sh/numa-topology-policy"
@@ -216,12 +223,6 @@ def test_balanced_numa_scoring_prefers_the_balanced_numa_node():
 
 
 def _allocate(node_spec, pod_spec, affinity):
-    from reference_impl.koordinator.args import parse_args
-    from reference_impl.koordinator.node import parse_node
-    from reference_impl.koordinator.numa_resources import allocate
-    from reference_impl.koordinator.pod import parse_pod
-    from reference_impl.koordinator.policy import resolve
-    from reference_impl.numa import bitmask
     n, p, a = parse_node(node_spec), parse_pod(pod_spec), parse_args(None)
     return allocate(n, p, resolve(n, p, a), bitmask.from_bits(affinity))
 

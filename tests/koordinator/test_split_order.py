@@ -3,6 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance import corpus
+from reference_impl import dispatch
 from reference_impl.koordinator import split_order
 
 
@@ -47,8 +49,6 @@ def test_v1_8_misorders_even_nodes_0_to_k():
 def test_the_reference_splits_in_the_order_in_use():
     """The corpus case on the split order: whole in the document's order; in
     v1.8.0's, {1,2} comes up short and Restricted has no preferred hint left."""
-    from conformance import corpus
-    from reference_impl import dispatch
 
     case = next(c for c in corpus.load().cases if c.id == "koord.filter.policy.split-visits-the-fuller-node-first")
     assert dispatch.run("koordinator", "filter", case.input)["fits"] is True

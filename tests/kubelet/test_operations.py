@@ -11,9 +11,10 @@ import yaml
 
 from reference_impl.kubelet import operations
 from reference_impl.kubelet.hints import TopologyHint
-from reference_impl.kubelet.merge import MergeSettings, merge_exhaustive, merge_lists
+from reference_impl.kubelet.merge import MergeSettings, merge_exhaustive
 from reference_impl.kubelet.merge_fast import merge_fast
 from reference_impl.kubelet.merge_preferred import merge_preferred
+from reference_impl.kubelet.merge_select import merge_lists
 from reference_impl.numa import bitmask
 from reference_impl.numa.numa_info import NUMAInfo
 

@@ -2,7 +2,7 @@ import pytest
 
 from reference_impl.kubelet import gates as g
 from reference_impl.kubelet.options import parse_policy_options, parse_weights, scoring_active
-from reference_impl.kubelet.refusals import Refusal
+from reference_impl.refusal import Refusal
 
 
 def gates_for(version, **over):

@@ -15,10 +15,10 @@ from reference_impl.kubelet.merge import (
     MergeSettings,
     aggregate,
     merge_exhaustive,
-    merge_lists,
 )
 from reference_impl.kubelet.merge_fast import merge_fast
 from reference_impl.kubelet.merge_preferred import merge_preferred
+from reference_impl.kubelet.merge_select import merge_lists
 from reference_impl.kubelet.operations import admit
 from reference_impl.kubelet.options import PolicyOptions
 from reference_impl.kubelet.policies import BEST_EFFORT, FULL, PREFERRED_FIRST, RESTRICTED, SINGLE_NUMA_NODE, Policy

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conformance.fuzz.strategies import koordinator as gen
 from reference_impl import dispatch
+from reference_impl.koordinator import annotations as ann
 
 DEVICE_RESOURCE = {"gpu": ("nvidia.com/gpu", "koordinator.sh/gpu"), "rdma": ("koordinator.sh/rdma",),
                    "fpga": ("koordinator.sh/fpga",)}
@@ -40,11 +41,11 @@ def one_numa_node_fits(draw):
     need = draw(st.integers(threads + 1, 4 * threads)) // threads * threads
     zones = [{"id": n, "memory": "32Gi" if n == big else "1Gi"} for n in range(count)]
     node = {"name": "node", "cpuTopology": {"cpus": cpus}, "numaNodes": zones,
-            "labels": {gen.LABEL_POLICY: draw(st.sampled_from(("BestEffort", "Restricted", "SingleNUMANode")))}}
-    labels = {gen.LABEL_QOS: draw(st.sampled_from(("LSR", "LS")))}
+            "labels": {ann.LABEL_NUMA_TOPOLOGY_POLICY: draw(st.sampled_from(("BestEffort", "Restricted", "SingleNUMANode")))}}
+    labels = {ann.LABEL_QOS: draw(st.sampled_from(("LSR", "LS")))}
     annotations = {}
-    if labels[gen.LABEL_QOS] == "LSR":
-        annotations[gen.RESOURCE_SPEC] = json.dumps({"preferredCPUBindPolicy": draw(st.sampled_from(
+    if labels[ann.LABEL_QOS] == "LSR":
+        annotations[ann.RESOURCE_SPEC] = json.dumps({"preferredCPUBindPolicy": draw(st.sampled_from(
             ("FullPCPUs", "SpreadByPCPUs")))})
     requests = {"cpu": str(need), "memory": f"{draw(st.integers(2, 16))}Gi"}
     pod = {"name": "pod", "labels": labels, "annotations": annotations,
@@ -181,9 +182,9 @@ def test_more_memory_never_turns_a_fit_into_a_misfit_under_best_effort(data, ext
     memory on a NUMA node only adds availability to every mask holding it."""
     node, pod = data["node"], data["pod"]
     assume(node.get("numaNodes"))
-    node.setdefault("labels", {})[gen.LABEL_POLICY] = "BestEffort"
+    node.setdefault("labels", {})[ann.LABEL_NUMA_TOPOLOGY_POLICY] = "BestEffort"
     node.pop("kubeletTopologyPolicy", None)
-    pod["annotations"].pop(gen.NUMA_SPEC, None)
+    pod["annotations"].pop(ann.NUMA_TOPOLOGY_SPEC, None)
     before = run("filter", data)
     assume(before["fits"])
     zone = extra.draw(st.sampled_from(node["numaNodes"]))

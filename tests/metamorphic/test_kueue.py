@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from conformance.fuzz.strategies import kueue as gen
 from reference_impl import dispatch
+from reference_impl.kueue import annotations as ann
+from reference_impl.kueue.objects import HOSTNAME
 
 
 def run(operation: str, data: dict) -> dict:
@@ -22,7 +24,7 @@ def _levels(data: dict) -> list[str]:
 
 def _fresh_node(levels: list[str], name: str, pods: int, defect: str | None = None) -> dict:
     """A node in domains no other node uses ("x-" values at every level)."""
-    labels = {level: name if level == gen.HOSTNAME else f"x-{name}" for level in levels}
+    labels = {level: name if level == HOSTNAME else f"x-{name}" for level in levels}
     labels[gen.GROUP_LABEL] = "tas-group"
     node = {"metadata": {"name": name, "labels": labels},
             "status": {"allocatable": {"cpu": "64", "memory": "256Gi", "pods": str(pods)},
@@ -48,7 +50,7 @@ def required_workload(draw):
     ps = draw(gen.pod_set("workers", levels))
     notes = ps["template"]["metadata"]["annotations"] if "template" in ps else ps["annotations"]
     notes.clear()
-    notes[gen.REQUIRED] = draw(st.sampled_from(levels))
+    notes[ann.REQUIRED] = draw(st.sampled_from(levels))
     data["workload"] = {"name": "sample", "podSets": [ps]}
     return data
 

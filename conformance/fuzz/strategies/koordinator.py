@@ -15,21 +15,9 @@ import json
 
 from hypothesis import strategies as st
 
-PREFIX = "scheduling.koordinator.sh/"
-NUMA_SPEC = PREFIX + "numa-topology-spec"
-RESOURCE_SPEC = PREFIX + "resource-spec"
-DEVICE_HINT = PREFIX + "device-allocate-hint"
-JOINT = PREFIX + "device-joint-allocate"
-PARTITION_SPEC = PREFIX + "gpu-partition-spec"
-PARTITIONS = PREFIX + "gpu-partitions"
+from reference_impl.koordinator import annotations as ann
 
-LABEL_POLICY = "node.koordinator.sh/numa-topology-policy"
-LABEL_STRATEGY = "node.koordinator.sh/numa-allocate-strategy"
-LABEL_BIND = "node.koordinator.sh/cpu-bind-policy"
-LABEL_PARTITION = "node.koordinator.sh/gpu-partition-policy"
-LABEL_MODEL = "node.koordinator.sh/gpu-model"
-LABEL_QOS = "koordinator.sh/qosClass"
-LABEL_PRIORITY_CLASS = "koordinator.sh/priority-class"
+from .mutators import apply_one
 
 NUMA_POLICIES = ("", "None", "BestEffort", "Restricted", "SingleNUMANode")
 EXCLUSIVES = ("", "Preferred", "Required")
@@ -193,15 +181,15 @@ def node(draw, name: str = "node"):
     spec: dict = {"name": name}
     labels: dict[str, str] = {}
     if draw(st.booleans()):
-        labels[LABEL_POLICY] = draw(st.sampled_from(("None", "BestEffort", "Restricted", "SingleNUMANode")))
+        labels[ann.LABEL_NUMA_TOPOLOGY_POLICY] = draw(st.sampled_from(("None", "BestEffort", "Restricted", "SingleNUMANode")))
     if draw(st.integers(0, 2)) == 0:
-        labels[LABEL_STRATEGY] = draw(st.sampled_from(NODE_STRATEGIES))
+        labels[ann.LABEL_NUMA_ALLOCATE_STRATEGY] = draw(st.sampled_from(NODE_STRATEGIES))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_BIND] = draw(st.sampled_from(NODE_BIND_POLICIES))
+        labels[ann.LABEL_CPU_BIND_POLICY] = draw(st.sampled_from(NODE_BIND_POLICIES))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_PARTITION] = draw(st.sampled_from(("Honor", "Prefer")))
+        labels[ann.LABEL_GPU_PARTITION_POLICY] = draw(st.sampled_from(("Honor", "Prefer")))
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_MODEL] = draw(st.sampled_from(("H100", "H800", "H20", "A100")))
+        labels[ann.LABEL_GPU_MODEL] = draw(st.sampled_from(("H100", "H800", "H20", "A100")))
     if draw(st.integers(0, 4)) == 0:
         labels["topology.kubernetes.io/zone"] = "zone-a"
     if labels or draw(st.booleans()):
@@ -236,9 +224,9 @@ def node(draw, name: str = "node"):
         spec["devices"] = node_devices
         gpu_minors = [d["minor"] for d in node_devices if d["type"] == "gpu"]
         if gpu_minors and draw(st.booleans()):
-            spec["deviceAnnotations"] = {PARTITIONS: draw(partition_table(gpu_minors))}
+            spec["deviceAnnotations"] = {ann.GPU_PARTITIONS: draw(partition_table(gpu_minors))}
             if draw(st.booleans()):
-                spec["deviceLabels"] = {LABEL_PARTITION: draw(st.sampled_from(("Honor", "Prefer")))}
+                spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: draw(st.sampled_from(("Honor", "Prefer")))}
     free = [c for c in cpu_ids if c not in reserved]
     pods = draw(placed_pods(topology, free, numa, node_devices))
     if pods:
@@ -307,9 +295,9 @@ def pod(draw, device_types=DEVICE_TYPES):
     labels: dict[str, str] = {}
     qos = draw(st.sampled_from(("LSE", "LSR", "LSR", "LS", "BE", None)))
     if qos:
-        labels[LABEL_QOS] = qos
+        labels[ann.LABEL_QOS] = qos
     if draw(st.integers(0, 3)) == 0:
-        labels[LABEL_PRIORITY_CLASS] = draw(st.sampled_from(("koord-prod", "koord-batch")))
+        labels[ann.LABEL_PRIORITY_CLASS] = draw(st.sampled_from(("koord-prod", "koord-batch")))
     spec: dict = {"name": "pod", "labels": labels}
     if draw(st.integers(0, 4)) == 0:
         spec["priority"] = draw(st.sampled_from((9000, 9500, 7000, 0)))
@@ -320,7 +308,7 @@ def pod(draw, device_types=DEVICE_TYPES):
             numa_spec["singleNUMANodeExclusive"] = draw(st.sampled_from(EXCLUSIVES))
         if draw(st.integers(0, 3)) == 0:
             numa_spec["numaAllocateStrategy"] = "DistributeEvenly"
-        annotations[NUMA_SPEC] = _json(numa_spec)
+        annotations[ann.NUMA_TOPOLOGY_SPEC] = _json(numa_spec)
     if draw(st.booleans()):
         resource: dict = {}
         if draw(st.booleans()):
@@ -329,7 +317,7 @@ def pod(draw, device_types=DEVICE_TYPES):
             resource["preferredCPUBindPolicy"] = draw(st.sampled_from(BIND_POLICIES))
         if draw(st.booleans()):
             resource["preferredCPUExclusivePolicy"] = draw(st.sampled_from(CPU_EXCLUSIVES))
-        annotations[RESOURCE_SPEC] = _json(resource)
+        annotations[ann.RESOURCE_SPEC] = _json(resource)
     cpu = draw(st.sampled_from(("1", "2", "2", "4", "6", "8", "500m", "1500m", None)))
     requests: dict[str, str] = {}
     if cpu is not None:
@@ -340,15 +328,15 @@ def pod(draw, device_types=DEVICE_TYPES):
     types = sorted({"gpu" if r.startswith(("nvidia.com/gpu", "koordinator.sh/gpu")) else r.split("/")[1]
                     for r in extra})
     if types and draw(st.booleans()):
-        annotations[DEVICE_HINT] = draw(device_hint(types))
+        annotations[ann.DEVICE_ALLOCATE_HINT] = draw(device_hint(types))
     if len(types) >= 2 and draw(st.booleans()):
-        annotations[JOINT] = _json({"deviceTypes": draw(st.permutations(types)),
+        annotations[ann.DEVICE_JOINT_ALLOCATE] = _json({"deviceTypes": draw(st.permutations(types)),
                                     "requiredScope": draw(st.sampled_from(("", "SamePCIe")))})
     if "nvidia.com/gpu" in extra and draw(st.booleans()):
         partition: dict = {"allocatePolicy": draw(st.sampled_from(("Restricted", "BestEffort", "")))}
         if draw(st.booleans()):
             partition["ringBusBandwidth"] = draw(st.sampled_from(("200Gi", "400Gi", "1Ti")))
-        annotations[PARTITION_SPEC] = _json(partition)
+        annotations[ann.GPU_PARTITION_SPEC] = _json(partition)
     if draw(st.integers(0, 9)) == 0:
         # The document's abbreviated key is an unrelated annotation.
         annotations["koordinator.sh/numa-topology-spec"] = _json({"numaTopologyPolicy": "Restricted"})
@@ -513,7 +501,7 @@ def cpuset_input(draw):
 NOT_JSON = ("{", "", "not json", "{'numaTopologyPolicy': 'Restricted'}", "[1, 2", "nul", '{"a":1}}')
 
 BAD_ANNOTATIONS = {
-    NUMA_SPEC: NOT_JSON + (
+    ann.NUMA_TOPOLOGY_SPEC: NOT_JSON + (
         "[]", '"Restricted"', "42", "null",
         _json({"numaTopologyPolicy": "Strict"}), _json({"numaTopologyPolicy": 1}),
         _json({"numaTopologyPolicy": "restricted"}),
@@ -521,12 +509,12 @@ BAD_ANNOTATIONS = {
         _json({"numaAllocateStrategy": "MostAllocated"}), _json({"numaAllocateStrategy": "LeastAllocated"}),
         _json({"numaAllocateStrategy": "Spread"}), _json({"numaAllocateStrategy": ["DistributeEvenly"]}),
     ),
-    RESOURCE_SPEC: NOT_JSON + (
+    ann.RESOURCE_SPEC: NOT_JSON + (
         "[]", "true",
         _json({"requiredCPUBindPolicy": "FullPCPU"}), _json({"preferredCPUBindPolicy": 2}),
         _json({"preferredCPUExclusivePolicy": "CoreLevel"}), _json({"requiredCPUBindPolicy": {"x": 1}}),
     ),
-    DEVICE_HINT: NOT_JSON + (
+    ann.DEVICE_ALLOCATE_HINT: NOT_JSON + (
         "[]", _json({"tpu": {}}), _json({"gpu": "PCIe"}), _json({"gpu": [1]}),
         _json({"gpu": {"requiredTopologyScope": "Rack"}}), _json({"gpu": {"requiredTopologyScope": 3}}),
         _json({"rdma": {"allocateStrategy": "All"}}), _json({"rdma": {"exclusivePolicy": "NodeLevel"}}),
@@ -538,13 +526,13 @@ BAD_ANNOTATIONS = {
         _json({"gpu": {"selector": {"matchFields": {}}}}),
         _json({"rdma": {"vfSelector": []}}), _json({"rdma": {"vfSelector": "general"}}),
     ),
-    JOINT: NOT_JSON + (
+    ann.DEVICE_JOINT_ALLOCATE: NOT_JSON + (
         "[]", _json({}), _json({"deviceTypes": "gpu,rdma"}), _json({"deviceTypes": ["gpu"]}),
         _json({"deviceTypes": ["gpu", "gpu"]}), _json({"deviceTypes": ["gpu", "tpu"]}),
         _json({"deviceTypes": ["gpu", 1]}), _json({"deviceTypes": ["gpu", "rdma"], "requiredScope": "SameNUMA"}),
         _json({"deviceTypes": ["gpu", "rdma"], "requiredScope": True}),
     ),
-    PARTITION_SPEC: NOT_JSON + (
+    ann.GPU_PARTITION_SPEC: NOT_JSON + (
         "[]", _json({"allocatePolicy": "Strict"}), _json({"allocatePolicy": 1}),
         _json({"ringBusBandwidth": "fast"}), _json({"ringBusBandwidth": "-1Gi"}),
         _json({"ringBusBandwidth": [400]}), _json({"ringBusBandwidth": "400 Gi"}),
@@ -552,10 +540,10 @@ BAD_ANNOTATIONS = {
 }
 
 BAD_LABELS = {
-    LABEL_POLICY: ("Strict", "restricted", "single-numa-node", "true"),
-    LABEL_STRATEGY: ("Spread", "mostallocated", "BinPack"),
-    LABEL_BIND: ("FullPCPUs", "Full", "none", "true"),
-    LABEL_PARTITION: ("Always", "honor", "Required"),
+    ann.LABEL_NUMA_TOPOLOGY_POLICY: ("Strict", "restricted", "single-numa-node", "true"),
+    ann.LABEL_NUMA_ALLOCATE_STRATEGY: ("Spread", "mostallocated", "BinPack"),
+    ann.LABEL_CPU_BIND_POLICY: ("FullPCPUs", "Full", "none", "true"),
+    ann.LABEL_GPU_PARTITION_POLICY: ("Always", "honor", "Required"),
 }
 
 BAD_PARTITION_TABLES = NOT_JSON + (
@@ -597,8 +585,8 @@ def _break_node(draw, spec: dict, table: bool) -> bool:
         spec.setdefault("labels", {})[key] = draw(st.sampled_from(BAD_LABELS[key]))
         return False
     spec["devices"] = [{"type": "gpu", "minor": m, "numaNode": None, "pcie": "pci0"} for m in range(2)]
-    spec["deviceAnnotations"] = {PARTITIONS: draw(st.sampled_from(BAD_PARTITION_TABLES))}
-    spec["deviceLabels"] = {LABEL_PARTITION: "Honor"}
+    spec["deviceAnnotations"] = {ann.GPU_PARTITIONS: draw(st.sampled_from(BAD_PARTITION_TABLES))}
+    spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: "Honor"}
     return True
 
 
@@ -621,37 +609,61 @@ def invalid_pod_node_input(draw, base, table: bool = True):
     return data
 
 
+def _bad_merge_policy(draw, data: dict) -> None:
+    data["policy"] = draw(st.sampled_from(("Strict", "restricted", "single-numa-node")))
+
+
+def _bad_numa_nodes(draw, data: dict) -> None:
+    data["numaNodes"] = draw(st.sampled_from(([], [64], [-1], ["0"], [0, 70])))
+
+
+def _bad_numa_node_status(draw, data: dict) -> None:
+    data["numaNodeStatus"] = {str(data["numaNodes"][0]): draw(st.sampled_from(("busy", "Idle", "")))}
+
+
+def _bad_hint_affinity(draw, data: dict) -> None:
+    data["providers"] = [{"cpu": [{"affinity": draw(st.sampled_from(([64], "0", [0.5], [-1]))), "preferred": True}]}]
+
+
+def _bad_hint_score(draw, data: dict) -> None:
+    data["providers"] = [{"cpu": [{"affinity": [data["numaNodes"][0]], "preferred": True,
+                                   "score": draw(st.sampled_from(("high", 1.5, None)))}]}]
+
+
+MERGE_BREAKAGES = (_bad_merge_policy, _bad_numa_nodes, _bad_numa_node_status, _bad_hint_affinity, _bad_hint_score)
+
+
 @st.composite
 def invalid_merge_input(draw):
     data = draw(merge_input())
-    breakage = draw(st.integers(0, 4))
-    if breakage == 0:
-        data["policy"] = draw(st.sampled_from(("Strict", "restricted", "single-numa-node")))
-    elif breakage == 1:
-        data["numaNodes"] = draw(st.sampled_from(([], [64], [-1], ["0"], [0, 70])))
-    elif breakage == 2:
-        data["numaNodeStatus"] = {str(data["numaNodes"][0]): draw(st.sampled_from(("busy", "Idle", "")))}
-    elif breakage == 3:
-        data["providers"] = [{"cpu": [{"affinity": draw(st.sampled_from(([64], "0", [0.5], [-1]))), "preferred": True}]}]
-    else:
-        data["providers"] = [{"cpu": [{"affinity": [data["numaNodes"][0]], "preferred": True,
-                                       "score": draw(st.sampled_from(("high", 1.5, None)))}]}]
+    apply_one(draw, MERGE_BREAKAGES, data)
     return data
+
+
+def _bad_need(draw, data: dict) -> None:
+    data["need"] = draw(st.sampled_from((-1, 1.5, "4")))
+
+
+def _bad_allocated_cpuset(draw, data: dict) -> None:
+    data["allocated"] = [{"cpuset": draw(st.sampled_from(("0-", "a", "3-1", "1,,2", "999")))}]
+
+
+def _bad_cpu_topology(draw, data: dict) -> None:
+    data["cpuTopology"] = draw(st.sampled_from(({"coresPerNUMANode": 0}, {"sockets": 0, "coresPerNUMANode": 2},
+                                                {"coresPerNUMANode": 2, "threadsPerCore": -1}, {})))
+
+
+def _bad_reserved_cpus(draw, data: dict) -> None:
+    data["reservedCPUs"] = draw(st.sampled_from(("x", "0-", "-1")))
+
+
+CPUSET_BREAKAGES = (_bad_need, _bad_allocated_cpuset, _bad_cpu_topology, _bad_reserved_cpus)
 
 
 @st.composite
 def invalid_cpuset_input(draw):
     data = draw(cpuset_input())
-    breakage = draw(st.integers(0, 3))
-    if breakage == 0:
-        data["need"] = draw(st.sampled_from((-1, 1.5, "4")))
-    elif breakage == 1:
-        data["allocated"] = [{"cpuset": draw(st.sampled_from(("0-", "a", "3-1", "1,,2", "999")))}]
-    elif breakage == 2:
-        data["cpuTopology"] = draw(st.sampled_from(({"coresPerNUMANode": 0}, {"sockets": 0, "coresPerNUMANode": 2},
-                                                    {"coresPerNUMANode": 2, "threadsPerCore": -1}, {})))
-    else:
-        data["reservedCPUs"] = draw(st.sampled_from(("x", "0-", "-1")))
+    apply_one(draw, CPUSET_BREAKAGES, data)
     return data
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from .mutators import apply_one
+
 POLICIES = ("none", "best-effort", "restricted", "single-numa-node")
 STRATEGIES = ("none", "most-allocated", "least-allocated")
 RESOURCES = ("cpu", "memory", "hugepages-2Mi", "nvidia.com/gpu", "intel.com/sriov-nic")
@@ -170,19 +172,30 @@ def admit_input(draw):
     }
 
 
+def _bad_score_weights(draw, data: dict) -> None:
+    data["options"]["numa-score-weights"] = draw(st.sampled_from(("cpu", "cpu=x", "cpu=101", "=1", "cpu=-2")))
+    data["options"]["numa-allocation-strategy"] = "most-allocated"
+
+
+def _bad_allocation_strategy(draw, data: dict) -> None:
+    data["options"]["numa-allocation-strategy"] = draw(st.sampled_from(("pack", "MOST-ALLOCATED", "spread")))
+
+
+def _bad_max_allowable(draw, data: dict) -> None:
+    data["options"]["max-allowable-numa-nodes"] = draw(st.sampled_from(("7", "x", "-8")))
+
+
+def _too_many_numa_nodes(draw, data: dict) -> None:
+    data["numa"] = {"nodes": list(range(9))}
+
+
+MERGE_BREAKAGES = (_bad_score_weights, _bad_allocation_strategy, _bad_max_allowable, _too_many_numa_nodes)
+
+
 @st.composite
 def invalid_merge_input(draw):
     data = draw(merge_input())
-    breakage = draw(st.integers(0, 3))
-    if breakage == 0:
-        data["options"]["numa-score-weights"] = draw(st.sampled_from(("cpu", "cpu=x", "cpu=101", "=1", "cpu=-2")))
-        data["options"]["numa-allocation-strategy"] = "most-allocated"
-    elif breakage == 1:
-        data["options"]["numa-allocation-strategy"] = draw(st.sampled_from(("pack", "MOST-ALLOCATED", "spread")))
-    elif breakage == 2:
-        data["options"]["max-allowable-numa-nodes"] = draw(st.sampled_from(("7", "x", "-8")))
-    else:
-        data["numa"] = {"nodes": list(range(9))}
+    apply_one(draw, MERGE_BREAKAGES, data)
     return data
 
 

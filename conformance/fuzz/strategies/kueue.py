@@ -15,38 +15,24 @@ import json
 
 from hypothesis import strategies as st
 
-HOSTNAME = "kubernetes.io/hostname"
+from reference_impl.kueue import annotations as ann
+from reference_impl.kueue import gates
+from reference_impl.kueue.objects import HOSTNAME
+
+from .mutators import apply_one
+
 SUPERBLOCK = "cloud.provider.com/topology-superblock"
 BLOCK = "cloud.provider.com/topology-block"
 RACK = "cloud.provider.com/topology-rack"
 ZONE = "topology.kubernetes.io/zone"
 GROUP_LABEL = "cloud.provider.com/node-group"
 
-REQUIRED = "kueue.x-k8s.io/podset-required-topology"
-PREFERRED = "kueue.x-k8s.io/podset-preferred-topology"
-UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
-GROUP = "kueue.x-k8s.io/podset-group-name"
-SLICE_TOPOLOGY = "kueue.x-k8s.io/podset-slice-required-topology"
-SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
-CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
 
-# gate -> the minor version it first exists in (docs/operations/kueue.md).
-GATES = {
-    "TopologyAwareScheduling": 9,
-    "TASProfileMixed": 10,
-    "TASBalancedPlacement": 15,
-    "TASMultiLayerTopology": 17,
-    "TASFailedNodeReplacement": 12,
-    "TASFailedNodeReplacementFailFast": 13,
-    "TASReplaceNodeOnPodTermination": 13,
-    "TASReplaceNodeDueToNotReadyOverFixedTime": 17,
-    "TASReplaceNodeOnNodeTaints": 17,
-    "SkipReassignmentForPodOwnedWorkloads": 19,
-}
-PLACEMENT_GATES = ("TASProfileMixed", "TASBalancedPlacement", "TASMultiLayerTopology")
-HOT_SWAP_GATES = ("TASFailedNodeReplacement", "TASFailedNodeReplacementFailFast", "TASReplaceNodeOnPodTermination",
-                  "TASReplaceNodeDueToNotReadyOverFixedTime", "TASReplaceNodeOnNodeTaints",
-                  "SkipReassignmentForPodOwnedWorkloads")
+# gate -> the minor version it first exists in.
+GATES = {gate: gates.introduced_in(gate)[1] for gate in gates.GATES}
+PLACEMENT_GATES = (gates.PROFILE_MIXED, gates.BALANCED, gates.MULTI_LAYER)
+HOT_SWAP_GATES = (gates.FAILED_NODE_REPLACEMENT, gates.FAIL_FAST, gates.REPLACE_ON_POD_TERMINATION, gates.FIXED_TIME,
+                  gates.NODE_TAINTS, gates.SKIP_POD_OWNED)
 TAINT_KEYS = ("nvidia.com/gpu", "node.kubernetes.io/unreachable", "maintenance")
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
@@ -88,7 +74,7 @@ def multi_layer_on(data: dict) -> bool:
 def drop_constraints(sets: list[dict]) -> None:
     for ps in sets:
         notes = ps["template"]["metadata"]["annotations"] if "template" in ps else ps["annotations"]
-        notes.pop(CONSTRAINTS, None)
+        notes.pop(ann.SLICE_CONSTRAINTS, None)
 
 
 @st.composite
@@ -211,7 +197,7 @@ def usage_pods(draw, nodes: list[dict]):
         if nodes and draw(st.integers(0, 5)):
             pod["spec"]["nodeName"] = draw(st.sampled_from(nodes))["metadata"]["name"]
         if draw(st.integers(0, 7)) == 0:
-            pod["metadata"]["annotations"] = {REQUIRED: RACK}
+            pod["metadata"]["annotations"] = {ann.REQUIRED: RACK}
         pods.append(pod)
     return pods
 
@@ -247,19 +233,19 @@ def annotations(draw, levels: list[str], count: int, group: str | None = None):
     mode = draw(st.sampled_from(("required", "preferred", "unconstrained", "none", "required", "preferred")))
     level = draw(st.sampled_from(pool))
     if mode == "required":
-        out[REQUIRED] = level
+        out[ann.REQUIRED] = level
     elif mode == "preferred":
-        out[PREFERRED] = level
+        out[ann.PREFERRED] = level
     elif mode == "unconstrained":
-        out[UNCONSTRAINED] = draw(st.sampled_from(("true", "true", "false", "1", "True", "t")))
+        out[ann.UNCONSTRAINED] = draw(st.sampled_from(("true", "true", "false", "1", "True", "t")))
     if group is not None and mode in ("required", "preferred"):
-        out[GROUP] = group
+        out[ann.GROUP_NAME] = group
         return out
     slices = draw(st.integers(0, 3))
     below = levels[levels.index(level):] if level in levels else levels
     if slices == 1:
-        out[SLICE_TOPOLOGY] = draw(st.sampled_from(below))
-        out[SLICE_SIZE] = str(draw(st.integers(1, max(1, count))))
+        out[ann.SLICE_REQUIRED] = draw(st.sampled_from(below))
+        out[ann.SLICE_SIZE] = str(draw(st.integers(1, max(1, count))))
     elif slices == 2:
         layers = sorted(draw(st.lists(st.sampled_from(below), min_size=1, max_size=min(3, len(below)), unique=True)),
                         key=levels.index)
@@ -269,7 +255,7 @@ def annotations(draw, levels: list[str], count: int, group: str | None = None):
             constraint.append({"topology": layer, "size": size})
             divisors = [d for d in range(1, size + 1) if size % d == 0]
             size = draw(st.sampled_from(divisors))
-        out[CONSTRAINTS] = json.dumps(constraint)
+        out[ann.SLICE_CONSTRAINTS] = json.dumps(constraint)
     return out
 
 
@@ -315,10 +301,10 @@ def pod_sets(draw, levels: list[str], max_sets: int = 3):
         workers = draw(pod_set("workers", levels, group))
         same = leader.get("annotations", {}) if "annotations" in leader else leader["template"]["metadata"]["annotations"]
         for target in (workers.get("annotations"), workers.get("template", {}).get("metadata", {}).get("annotations")):
-            if target is not None and GROUP in same and GROUP in target:
-                for key in (REQUIRED, PREFERRED):
+            if target is not None and ann.GROUP_NAME in same and ann.GROUP_NAME in target:
+                for key in (ann.REQUIRED, ann.PREFERRED):
                     target.pop(key, None)
-                target.update({k: v for k, v in same.items() if k in (REQUIRED, PREFERRED)})
+                target.update({k: v for k, v in same.items() if k in (ann.REQUIRED, ann.PREFERRED)})
         return [leader, workers]
     return [draw(pod_set(f"ps{i}", levels)) for i in range(draw(st.integers(1, max_sets)))]
 
@@ -504,46 +490,69 @@ def _notes(ps: dict) -> dict:
         else ps.setdefault("annotations", {})
 
 
+def _bad_level_name(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[draw(st.sampled_from((ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
+    if ann.SLICE_REQUIRED in notes:
+        notes.setdefault(ann.SLICE_SIZE, "1")
+
+
+def _required_and_preferred(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.REQUIRED], notes[ann.PREFERRED] = levels[0], levels[-1]
+
+
+def _bad_unconstrained(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
+
+
+def _bad_slice_size(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+    notes[ann.SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
+
+
+def _slice_size_without_topology(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_REQUIRED, None)
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_SIZE] = "2"
+
+
+def _slice_topology_without_size(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_SIZE, None)
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+
+
+def _bad_slice_constraints(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_REQUIRED, None)
+    notes.pop(ann.SLICE_SIZE, None)
+    notes[ann.SLICE_CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
+
+
+def _bad_group_name(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.GROUP_NAME] = draw(st.sampled_from(BAD_GROUPS))
+    notes.setdefault(ann.REQUIRED, levels[0])
+
+
+def _group_without_topology(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes[ann.GROUP_NAME] = "g"
+    for key in (ann.REQUIRED, ann.PREFERRED):
+        notes.pop(key, None)
+
+
+def _slice_larger_than_podset(draw, notes: dict, ps: dict, levels: list[str]) -> None:
+    notes.pop(ann.SLICE_CONSTRAINTS, None)
+    notes[ann.SLICE_REQUIRED] = levels[-1]
+    notes[ann.SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
+
+
+ANNOTATION_BREAKAGES = (_bad_level_name, _required_and_preferred, _bad_unconstrained, _bad_slice_size,
+                        _slice_size_without_topology, _slice_topology_without_size, _bad_slice_constraints,
+                        _bad_group_name, _group_without_topology, _slice_larger_than_podset)
+
+
 @st.composite
 def broken_annotations(draw, ps: dict, levels: list[str]) -> None:
     """Break one podset's annotations the way the webhook refuses."""
-    notes = _notes(ps)
-    kind = draw(st.integers(0, 9))
-    if kind == 0:
-        notes[draw(st.sampled_from((REQUIRED, PREFERRED, SLICE_TOPOLOGY)))] = draw(st.sampled_from(BAD_LABEL_NAMES))
-        if SLICE_TOPOLOGY in notes:
-            notes.setdefault(SLICE_SIZE, "1")
-    elif kind == 1:
-        notes[REQUIRED], notes[PREFERRED] = levels[0], levels[-1]
-    elif kind == 2:
-        notes[UNCONSTRAINED] = draw(st.sampled_from(BAD_BOOLEANS))
-    elif kind == 3:
-        notes[SLICE_TOPOLOGY] = levels[-1]
-        notes[SLICE_SIZE] = draw(st.sampled_from(BAD_SLICE_SIZES))
-    elif kind == 4:
-        notes.pop(SLICE_TOPOLOGY, None)
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_SIZE] = "2"
-    elif kind == 5:
-        notes.pop(SLICE_SIZE, None)
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_TOPOLOGY] = levels[-1]
-    elif kind == 6:
-        notes.pop(SLICE_TOPOLOGY, None)
-        notes.pop(SLICE_SIZE, None)
-        notes[CONSTRAINTS] = draw(st.sampled_from(BAD_CONSTRAINTS))
-    elif kind == 7:
-        notes[GROUP] = draw(st.sampled_from(BAD_GROUPS))
-        notes.setdefault(REQUIRED, levels[0])
-    elif kind == 8:
-        notes[GROUP] = "g"
-        for key in (REQUIRED, PREFERRED):
-            notes.pop(key, None)
-    else:
-        # A slice larger than the podset.
-        notes.pop(CONSTRAINTS, None)
-        notes[SLICE_TOPOLOGY] = levels[-1]
-        notes[SLICE_SIZE] = str(ps["count"] + draw(st.integers(1, 5)))
+    apply_one(draw, ANNOTATION_BREAKAGES, _notes(ps), ps, levels)
 
 
 @st.composite
@@ -555,29 +564,48 @@ def invalid_validate_input(draw):
     return data
 
 
+def _no_levels(draw, data: dict) -> None:
+    data["topology"]["spec"]["levels"].clear()
+
+
+def _repeated_level(draw, data: dict) -> None:
+    levels = data["topology"]["spec"]["levels"]
+    levels.append(dict(levels[0]))
+
+
+def _hostname_not_lowest(draw, data: dict) -> None:
+    levels = data["topology"]["spec"]["levels"]
+    levels.insert(0, {"nodeLabel": HOSTNAME})
+    if len(levels) > 1 and levels[-1]["nodeLabel"] == HOSTNAME:
+        levels[-1] = {"nodeLabel": "cloud.provider.com/topology-host"}
+
+
+def _flavor_without_node_labels(draw, data: dict) -> None:
+    data["resourceFlavor"]["spec"]["nodeLabels"] = {}
+
+
+def _flavor_of_another_topology(draw, data: dict) -> None:
+    data["resourceFlavor"]["spec"]["topologyName"] = "other"
+
+
+def _unknown_gate(draw, data: dict) -> None:
+    data["featureGates"] = {draw(st.sampled_from(("TASFancyPlacement", "TopologyAwareSchedulingV2"))): True}
+
+
+def _gate_before_its_version(draw, data: dict) -> None:
+    data["kueueVersion"] = "0.13"
+    data["featureGates"] = {gates.MULTI_LAYER: True}
+
+
+COMMON_BREAKAGES = (_no_levels, _repeated_level, _hostname_not_lowest, _flavor_without_node_labels,
+                    _flavor_of_another_topology, _unknown_gate, _gate_before_its_version)
+
+
 @st.composite
 def broken_common(draw, data: dict) -> None:
     """Break what every operation but validate checks first: the topology, the
     flavor, the gates."""
-    kind = draw(st.integers(0, 6))
-    levels = data["topology"]["spec"]["levels"]
-    if kind == 0:
-        levels.clear()
-    elif kind == 1:
-        levels.append(dict(levels[0]))
-    elif kind == 2:
-        levels.insert(0, {"nodeLabel": HOSTNAME})
-        if len(levels) > 1 and levels[-1]["nodeLabel"] == HOSTNAME:
-            levels[-1] = {"nodeLabel": "cloud.provider.com/topology-host"}
-    elif kind == 3:
-        data["resourceFlavor"]["spec"]["nodeLabels"] = {}
-    elif kind == 4:
-        data["resourceFlavor"]["spec"]["topologyName"] = "other"
-    elif kind == 5:
-        data["featureGates"] = {draw(st.sampled_from(("TASFancyPlacement", "TopologyAwareSchedulingV2"))): True}
-    else:
-        data["kueueVersion"] = "0.13"
-        data["featureGates"] = {"TASMultiLayerTopology": True}
+    apply_one(draw, COMMON_BREAKAGES, data)
 
 
 @st.composite

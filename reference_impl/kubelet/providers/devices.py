@@ -3,8 +3,8 @@ report, as a hint provider."""
 
 from __future__ import annotations
 
+from ... import quantity
 from ...numa import bitmask
-from .. import quantity
 from ..hints import TopologyHint, utilisation_score
 from ..node import NodeState
 from ..pods import Container, Pod, pod_level

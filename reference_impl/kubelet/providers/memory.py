@@ -3,8 +3,8 @@ Guaranteed pods, with its multi-NUMA groups."""
 
 from __future__ import annotations
 
+from ... import quantity
 from ...numa import bitmask
-from .. import quantity
 from ..hints import TopologyHint, utilisation_score
 from ..node import NodeState
 from ..pods import MEMORY, Container, Pod, is_memory_resource, pod_level
