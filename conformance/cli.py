@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 from tabulate import tabulate
 
-from conformance import __version__, export, schemas, session, skeleton
+from conformance import __version__, export, release, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
@@ -33,6 +33,7 @@ from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
 from conformance.report import diff as report_diff
 from conformance.report import results as results_mod
+from conformance.report.pictures import has_picture, picture
 from conformance.runner import Selection, run, select
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = (session.EXIT_OK, session.EXIT_UNEXPECTED,
@@ -219,8 +220,6 @@ def cmd_report(args) -> int:
 
 def cmd_release(args) -> int:
     """A run (or an earlier run's results.json, with --from-results) written as a release bundle."""
-    from conformance import release
-
     out = Path(args.out)
     if args.from_results:
         document = session.load_results(Path(args.from_results))
@@ -241,14 +240,11 @@ def cmd_release(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from conformance import release
-    from conformance.corpus import corpus_hash
-
     directory = Path(args.dir)
     if not directory.is_dir():
         raise UsageError(f"{directory}: no such bundle folder")
     root = Path(args.corpus) if args.corpus else corpus_dir()
-    check = release.verify(directory, corpus_hash(root))
+    check = release.verify(directory, corpus_mod.corpus_hash(root))
     for problem in check.problems:
         print(f"{directory}: {problem}")
     if check.summary:
@@ -431,8 +427,6 @@ def cmd_show(args) -> int:
 
 def _show_svg(args, case) -> int:
     """The case's picture alone: the expected result, beside what a run answered with --results."""
-    from conformance.report.pictures import has_picture, picture
-
     if not has_picture(case.component, case.operation):
         raise UsageError(f"{case.id}: operation {case.component} {case.operation} has no picture")
     actual = None

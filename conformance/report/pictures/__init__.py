@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from conformance import quantity
 from conformance.report.pictures import hints, kueue, numa
 from conformance.report.svg import Panel, side_by_side, stacked
 
@@ -43,8 +44,6 @@ def plain(value: Any) -> Any:
     """An expected value with its matchers resolved to something drawable: a
     quantity to its number, `$unordered` / `$exact` to their argument, `$contains`
     to its fragment, `$any` to None; `$absent` keys dropped."""
-    from conformance import quantity
-
     if isinstance(value, list):
         return [plain(v) for v in value]
     if not isinstance(value, dict):

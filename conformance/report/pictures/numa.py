@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance import quantity
 from conformance.report.svg import BAD, MUTED, TAKEN, Panel, colour
 
 CELL, COLUMNS = 11, 8
@@ -42,8 +43,6 @@ class Box:
 
 
 def _number(value: Any) -> float:
-    from conformance import quantity
-
     if isinstance(value, bool) or value is None:
         return 0
     if isinstance(value, (int, float)):
