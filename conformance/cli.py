@@ -221,6 +221,8 @@ def cmd_report(args) -> int:
 def cmd_release(args) -> int:
     """A run (or an earlier run's results.json, with --from-results) written as a release bundle."""
     out = Path(args.out)
+    if args.report_dir:
+        raise UsageError("a bundle is written to --out; --report-dir is not used by release")
     if args.from_results:
         document = session.load_results(Path(args.from_results))
         code = EXIT_OK

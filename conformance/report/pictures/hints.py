@@ -12,8 +12,11 @@ CELL = 16
 
 
 def _mask(panel: Panel, x: float, y: float, nodes: list[Any], affinity: Any, preferred: bool, fill: str,
-          tip: str) -> float:
-    """One hint; returns the width it took."""
+          tip: str, labelled: bool = False) -> float:
+    """One hint; returns the width it took. `labelled` writes the NUMA ids above the cells."""
+    if labelled:
+        for index, node in enumerate(nodes):
+            panel.text(x + index * CELL + (CELL - 2) / 2, y - 2, str(node), size=7, anchor="middle", fill=MUTED)
     if affinity is None:
         panel.rect(x, y, CELL * max(len(nodes), 1), CELL, fill="#eaeef2", stroke="#8c959f", tip=tip + " (nil mask)",
                    stroke_dasharray="3 2")
@@ -68,6 +71,21 @@ def _providers(nodes: list[Any], providers: list[Any]) -> Panel:
     return panel
 
 
+def filter_hints(nodes: list[Any], hints: dict[str, Any], merged_hint: Any) -> Panel:
+    """A Koordinator filter's hints by resource, as they entered the merge, and the merged hint."""
+    panel = Panel()
+    panel.text(0, 12, "hints by resource (solid: preferred; number: score)", size=10, fill=MUTED, limit=100)
+    y = 20.0
+    for index, (resource, listed) in enumerate(hints.items()):
+        _hint_list(panel, y, nodes, resource, listed, colour(index))
+        y += 32
+    if isinstance(merged_hint, dict):
+        panel.text(0, y + 12, "merged hint", size=10)
+        _mask(panel, 190, y, nodes, merged_hint.get("affinity"), bool(merged_hint.get("preferred")), "#24292f",
+              "merged")
+    return panel
+
+
 def kubelet_providers(given: dict[str, Any]) -> Panel:
     return _providers(list((given.get("numa") or {}).get("nodes") or []), list(given.get("providers") or []))
 
@@ -85,14 +103,15 @@ def merged(given: dict[str, Any], result: Any) -> Panel:
     if result.get("refused"):
         panel.text(0, 12, f"refused: {(result['refused'] or {}).get('reason')}", fill=BAD, weight="bold")
         return panel
-    panel.text(0, 12, "merged hint", size=10)
-    _mask(panel, 80, 0, nodes, result.get("affinity"), bool(result.get("preferred")), "#24292f", "merged")
+    panel.text(0, 20, "merged hint", size=10)
+    _mask(panel, 80, 8, nodes, result.get("affinity"), bool(result.get("preferred")), "#24292f", "merged",
+          labelled=True)
     admit = result.get("admit")
     words = ["preferred" if result.get("preferred") else "not preferred"]
     if result.get("score"):
         words.append(f"score {result['score']}")
-    panel.text(0, 34, ", ".join(words), size=10)
+    panel.text(0, 42, ", ".join(words), size=10)
     if admit is not None:
-        panel.text(0, 50, "admitted" if admit else f"rejected{': ' + result['reason'] if result.get('reason') else ''}",
+        panel.text(0, 58, "admitted" if admit else f"rejected{': ' + result['reason'] if result.get('reason') else ''}",
                    size=10, weight="bold", fill=GOOD if admit else BAD)
     return panel

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance import quantity
-from conformance.report.svg import BAD, MUTED, TAKEN, Panel, colour
+from conformance.report.pictures.hints import filter_hints
+from conformance.report.svg import BAD, MUTED, TAKEN, Panel, colour, stacked
 
 CELL, COLUMNS = 11, 8
 MAX_CELLS = 256
@@ -72,7 +73,7 @@ def draw(boxes: list[Box], legend: list[tuple[str, str]], note: str | None = Non
         rows = max(1, -(-len(shown) // COLUMNS))
         width = max(COLUMNS * CELL + 16, 130)
         inner = Panel()
-        inner.text(8, 14, f"NUMA {box.id}", weight="bold")
+        inner.text(8, 14, f"NUMA {box.id}" if box.id.lstrip("-").isdigit() else box.id, weight="bold")
         y = 22.0
         for index, cpu in enumerate(shown):
             owner = box.cpu_owner.get(cpu)
@@ -257,7 +258,7 @@ def koordinator_filter(given: dict[str, Any], result: Any) -> Panel:
     device_box: dict[tuple[str, int], str] = {}
     for device in node.get("devices") or []:
         where = device.get("numaNode")
-        key = str(where) if where is not None and where != -1 else "no NUMA"
+        key = str(where) if where is not None and where != -1 else "no NUMA node"
         box = boxes.setdefault(key, Box(key))
         label = f"{device.get('type')}#{device.get('minor')}"
         if device.get("health") is False:
@@ -309,7 +310,12 @@ def koordinator_filter(given: dict[str, Any], result: Any) -> Panel:
             where = "" if affinity is None else " on NUMA " + ",".join(str(a) for a in affinity)
             legend.append((fill, f"{pod_name}{where}" + (f", cpuset {result['cpusetString']}"
                                                            if result.get("cpusetString") else "")))
-    return draw(list(boxes.values()), legend, note)
+    drawn = draw(list(boxes.values()), legend, note)
+    hints = result.get("hints") if isinstance(result, dict) else None
+    if isinstance(hints, dict) and hints:
+        numa_ids = [int(k) for k in boxes if k.lstrip("-").isdigit()]
+        return stacked([drawn, filter_hints(numa_ids, hints, result.get("hint"))])
+    return drawn
 
 
 def koordinator_cpuset(given: dict[str, Any], result: Any) -> Panel:
