@@ -19,7 +19,8 @@ NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"
 def find() -> str | None:
     override = os.environ.get("TOPOCONF_CHROMIUM")
     if override:
-        return override
+        # A browser named explicitly and missing is missing: no other one is tried.
+        return shutil.which(override)
     return next((path for path in map(shutil.which, NAMES) if path), None)
 
 
