@@ -32,6 +32,7 @@ from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
 from conformance.report import details
 from conformance.report import diff as report_diff
+from conformance.report import matrix as report_matrix
 from conformance.report import results as results_mod
 from conformance.report.pictures import has_picture, picture
 from conformance.runner import Selection, run, select
@@ -263,6 +264,20 @@ def cmd_diff(args) -> int:
     changes = report_diff.compare(old, new)
     print(report_diff.render_changes(changes), end="")
     return EXIT_UNEXPECTED if changes.regressions and not args.report_only else EXIT_OK
+
+
+def cmd_matrix(args) -> int:
+    try:
+        columns = report_matrix.load_columns([Path(p) for p in args.reports])
+    except report_diff.NotAReport as exc:
+        raise UsageError(str(exc)) from None
+    text = report_matrix.render(columns)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        print(text, end="")
+    return EXIT_OK
 
 
 def cmd_new(args) -> int:
@@ -514,6 +529,11 @@ def parser() -> argparse.ArgumentParser:
     # Failing on regressions is the default now; the old flag is still accepted.
     p.add_argument("--fail-on-regression", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(fn=cmd_diff)
+
+    p = sub.add_parser("matrix", help="one Markdown table of features over several reports (releases, branches)")
+    p.add_argument("reports", nargs="+", metavar="REPORT_DIR", help="report folders (or their results.json)")
+    p.add_argument("--out", help="write the table to this file instead of stdout")
+    p.set_defaults(fn=cmd_matrix)
 
     p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")
     p.add_argument("component")

@@ -34,7 +34,10 @@ def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parts + ([base] if base else []))
-            candidates = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
+            # `from package import submodule` needs the submodule, not the package's own names.
+            candidates = submodules if len(submodules) == len(node.names) else \
+                [f"{base}.{alias.name}" for alias in node.names] + [base]
         else:
             continue
         for candidate in candidates:

@@ -20,7 +20,7 @@ release named.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reference_impl.koordinator import release_variants as koordinator_variants
@@ -114,6 +114,26 @@ def _reused_devices_not_deterministic(data: dict[str, Any], result: dict[str, An
 
 register(KnownDifference("kubelet.upstream.devices.reuse-from-init-container-lowest-numa-first", "kubelet", "v1.37.2",
                          "kubelet", "admit", _reused_devices_not_deterministic))
+
+# The older releases served by the Go module proxy share both behaviours (their
+# expectations files declare the same two cases), so a run against any of them
+# counts such inputs under the same cases.
+for _release in ("v1.36.5", "v1.35.6", "v1.34.5"):
+    for _difference in [k for k in KNOWN if k.implementation == "kubelet" and k.version == "v1.37.2"]:
+        register(replace(_difference, version=_release))
+
+
+def _locked_gate_turned_off(data: dict[str, Any], result: dict[str, Any]) -> bool:
+    # Before v1.36 TopologyManagerPolicyOptions is GA without the lock: turning
+    # it off is accepted, and the kubelet starts or stops at a later check,
+    # where the contract refuses the gate first.
+    return ((data.get("featureGates") or {}).get("TopologyManagerPolicyOptions") is False and "started" in result
+            and (result.get("refused") or {}).get("reason") != "FeatureGateLocked")
+
+
+for _release in ("v1.35.6", "v1.34.5"):
+    register(KnownDifference("kubelet.gates.policy-options-gate-locked-no-options[version=1.38]", "kubelet", _release,
+                             "kubelet", "start", _locked_gate_turned_off))
 
 # --- Kueue v0.17.0
 

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -26,7 +25,6 @@ import (
 	memstate "k8s.io/kubernetes/pkg/kubelet/cm/memorymanager/state"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager/bitmask"
-	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	kubeletmetrics "k8s.io/kubernetes/pkg/kubelet/metrics"
 	"k8s.io/utils/cpuset"
 )
@@ -128,17 +126,18 @@ type affinityStore struct {
 	pinned map[string]topologymanager.TopologyHint
 }
 
-func (s *affinityStore) GetAffinity(logger klog.Logger, podUID, containerName string) topologymanager.TopologyHint {
+// affinity is GetAffinity for every release (admit_api_v1_*.go give it the
+// release's signature).
+func (s *affinityStore) affinity(logger klog.Logger, podUID, containerName string) topologymanager.TopologyHint {
 	s.mu.Lock()
 	h, ok := s.pinned[podUID]
 	s.mu.Unlock()
 	if ok {
 		return h
 	}
-	return s.tm.GetAffinity(logger, podUID, containerName)
+	return tmAffinity(s.tm, logger, podUID, containerName)
 }
 func (s *affinityStore) GetPolicy() topologymanager.Policy { return s.tm.GetPolicy() }
-func (s *affinityStore) Name() string                      { return s.tm.Name() }
 
 // observed wraps a hint provider without changing what it does: it records
 // which containers reached allocation and, for the memory manager, what each
@@ -149,21 +148,16 @@ type observed struct {
 	onPod   func(pod *v1.Pod, call func() error) error
 }
 
-func (o *observed) GetTopologyHints(l klog.Logger, p *v1.Pod, c *v1.Container, op lifecycle.Operation) map[string][]topologymanager.TopologyHint {
-	return o.inner.GetTopologyHints(l, p, c, op)
-}
-func (o *observed) GetPodTopologyHints(l klog.Logger, p *v1.Pod, op lifecycle.Operation) map[string][]topologymanager.TopologyHint {
-	return o.inner.GetPodTopologyHints(l, p, op)
-}
-func (o *observed) Allocate(ctx context.Context, p *v1.Pod, c *v1.Container, op lifecycle.Operation) error {
-	call := func() error { return o.inner.Allocate(ctx, p, c, op) }
+// allocate and allocatePod are the observing part of Allocate and AllocatePod,
+// whose signatures are the release's (admit_api_v1_*.go).
+func (o *observed) allocate(p *v1.Pod, c *v1.Container, call func() error) error {
 	if o.onAlloc == nil {
 		return call()
 	}
 	return o.onAlloc(p, c, call)
 }
-func (o *observed) AllocatePod(l klog.Logger, p *v1.Pod, op lifecycle.Operation) error {
-	call := func() error { return o.inner.AllocatePod(l, p, op) }
+
+func (o *observed) allocatePod(p *v1.Pod, call func() error) error {
 	if o.onPod == nil {
 		return call()
 	}
@@ -307,12 +301,12 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		a := unsupported("the device manager needs a private %s: %v", devicePluginDir, err)
 		return nil, nil, &a
 	}
-	dev, err := devicemanager.NewManagerImpl(n.logger, m.info.Topology, n.store)
+	dev, err := newDeviceManager(n.ctx, m.info.Topology, n.store)
 	if err != nil {
 		a := failure("devicemanager.NewManagerImpl", err)
 		return nil, nil, &a
 	}
-	if err := dev.Start(n.logger, n.activePods, readySources{}, containermap.NewContainerMap(), sets.New[string]()); err != nil {
+	if err := startDeviceManager(n.ctx, dev, n.activePods); err != nil {
 		a := failure("device manager Start", err)
 		return nil, nil, &a
 	}
@@ -324,12 +318,12 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 
 	// CPU manager.
 	cpuReservation := v1.ResourceList{v1.ResourceCPU: *resource.NewQuantity(int64(reserved.Size()), resource.DecimalSI)}
-	cpu, err := cpumanager.NewManager(n.logger, cpuPolicy, cfg.CPUManagerPolicyOptions, time.Hour, m.cpuInfo, reserved, cpuReservation, dir, n.store)
+	cpu, err := newCPUManager(n.ctx, cpuPolicy, cfg.CPUManagerPolicyOptions, m.cpuInfo, reserved, cpuReservation, dir, n.store)
 	if err != nil {
 		a := failure("cpumanager.NewManager refused the configuration", err)
 		return nil, nil, &a
 	}
-	if err := cpu.Start(n.ctx, n.activePods, readySources{}, stubStatus{}, stubRuntime{}, containermap.NewContainerMap()); err != nil {
+	if err := startCPUManager(n.ctx, cpu, n.activePods); err != nil {
 		a := failure("cpu manager Start", err)
 		return nil, nil, &a
 	}
@@ -343,7 +337,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		memReservation[v1.ResourceMemory] = q
 		reservedMemory = []kubeletconfig.MemoryReservation{{NumaNode: int32(spec.NUMANodes[0].ID), Limits: v1.ResourceList{v1.ResourceMemory: q}}}
 	}
-	mem, err := memorymanager.NewManager(n.logger, memPolicy, m.info, memReservation, reservedMemory, dir, n.store)
+	mem, err := newMemoryManager(n.ctx, memPolicy, m.info, memReservation, reservedMemory, dir, n.store)
 	if err != nil {
 		a := failure("memorymanager.NewManager refused the configuration", err)
 		return nil, nil, &a
@@ -355,12 +349,12 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 	n.mem = mem
 
 	// Linux registration order: device manager, CPU manager, memory manager.
-	n.tm.AddHintProvider(n.logger, &observed{inner: dev, onAlloc: func(p *v1.Pod, c *v1.Container, call func() error) error {
+	tmAddHintProvider(n.ctx, n.tm, &observed{inner: dev, onAlloc: func(p *v1.Pod, c *v1.Container, call func() error) error {
 		n.reached = append(n.reached, c.Name)
 		return call()
 	}})
-	n.tm.AddHintProvider(n.logger, &observed{inner: cpu})
-	n.tm.AddHintProvider(n.logger, &observed{inner: mem,
+	tmAddHintProvider(n.ctx, n.tm, &observed{inner: cpu})
+	tmAddHintProvider(n.ctx, n.tm, &observed{inner: mem,
 		onAlloc: func(p *v1.Pod, c *v1.Container, call func() error) error {
 			before := n.memReserved()
 			err := call()
@@ -378,7 +372,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 
 func (n *node) close() {
 	if n.dev != nil {
-		_ = n.dev.Stop(n.logger)
+		_ = stopDeviceManager(n.ctx, n.dev)
 	}
 	if n.dir != "" {
 		os.RemoveAll(n.dir)
@@ -424,12 +418,12 @@ func (n *node) baseline(spec *nodeSpec) error {
 		n.active = append(n.active, pod)
 		n.mu.Unlock()
 		if len(a.Devices) > 0 {
-			if err := n.dev.Allocate(n.ctx, pod, &pod.Spec.Containers[0], lifecycle.AddOperation); err != nil {
+			if err := allocateFor(n.ctx, n.dev, pod, &pod.Spec.Containers[0]); err != nil {
 				return fmt.Errorf("allocated[%d] devices: %w", i, err)
 			}
 		}
 		if a.CPUCount > 0 {
-			if err := n.cpu.Allocate(n.ctx, pod, &pod.Spec.Containers[0], lifecycle.AddOperation); err != nil {
+			if err := allocateFor(n.ctx, n.cpu, pod, &pod.Spec.Containers[0]); err != nil {
 				return fmt.Errorf("allocated[%d] cpus: %w", i, err)
 			}
 			if a.CPUIDs != nil {
@@ -440,13 +434,13 @@ func (n *node) baseline(spec *nodeSpec) error {
 			}
 		}
 		if a.Memory > 0 || len(a.HugePages) > 0 {
-			if err := n.mem.Allocate(n.ctx, pod, &pod.Spec.Containers[0], lifecycle.AddOperation); err != nil {
+			if err := allocateFor(n.ctx, n.mem, pod, &pod.Spec.Containers[0]); err != nil {
 				return fmt.Errorf("allocated[%d] memory: %w", i, err)
 			}
 		}
 		id := uid + "/baseline"
-		n.cpu.AddContainer(n.logger, pod, &pod.Spec.Containers[0], id)
-		n.mem.AddContainer(n.logger, pod, &pod.Spec.Containers[0], id)
+		cpuAddContainer(n.ctx, n.cpu, pod, &pod.Spec.Containers[0], id)
+		memAddContainer(n.ctx, n.mem, pod, &pod.Spec.Containers[0], id)
 	}
 	return nil
 }
@@ -458,9 +452,9 @@ func (n *node) reclaim() {
 	probe := &v1.Pod{}
 	probe.Name, probe.Namespace, probe.UID = "probe", "default", "probe"
 	probe.Spec.Containers = []v1.Container{{Name: "probe"}}
-	n.cpu.GetTopologyHints(n.logger, probe, &probe.Spec.Containers[0], lifecycle.AddOperation)
-	n.mem.GetTopologyHints(n.logger, probe, &probe.Spec.Containers[0], lifecycle.AddOperation)
-	n.dev.UpdateAllocatedDevices(n.logger)
+	hintsFor(n.ctx, n.cpu, probe, &probe.Spec.Containers[0])
+	hintsFor(n.ctx, n.mem, probe, &probe.Spec.Containers[0])
+	updateAllocatedDevices(n.ctx, n.dev)
 }
 
 func nodeKey(id int) string { return strconv.Itoa(id) }
@@ -468,7 +462,7 @@ func nodeKey(id int) string { return strconv.Itoa(id) }
 func (n *node) containerResult(pod *v1.Pod, c *v1.Container) map[string]any {
 	uid := string(pod.UID)
 	out := map[string]any{"name": c.Name}
-	h := n.tm.GetAffinity(n.logger, uid, c.Name)
+	h := tmAffinity(n.tm, n.logger, uid, c.Name)
 	out["affinity"] = maskToJSON(h.NUMANodeAffinity)
 	out["preferred"] = h.Preferred
 
@@ -485,7 +479,7 @@ func (n *node) containerResult(pod *v1.Pod, c *v1.Container) map[string]any {
 	memory := map[string]int64{}
 	huge := map[string]map[string]int64{}
 	taken := n.memTaken[uid+"/"+c.Name]
-	for _, b := range n.mem.GetMemory(n.logger, uid, c.Name) {
+	for _, b := range memoryBlocks(n.ctx, n.mem, uid, c.Name) {
 		target := memory
 		if b.Type != v1.ResourceMemory {
 			key := string(b.Type)
@@ -737,7 +731,7 @@ func admitOnce(raw json.RawMessage) answer {
 			n.mu.Lock()
 			n.active = append(n.active, pod)
 			n.mu.Unlock()
-			res := n.tm.Admit(n.ctx, &lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others, Operation: lifecycle.AddOperation})
+			res := tmAdmit(n.ctx, n.tm, pod, others)
 			entry := map[string]any{"name": pod.Name, "admitted": res.Admit, "reason": nil, "message": nil}
 			if !res.Admit {
 				entry["reason"] = res.Reason
@@ -763,9 +757,9 @@ func admitOnce(raw json.RawMessage) answer {
 				delete(rejected, pod.Name)
 				for ci := range all {
 					id := string(pod.UID) + "/" + all[ci].Name
-					n.tm.AddContainer(n.logger, pod, &all[ci], id)
-					n.cpu.AddContainer(n.logger, pod, &all[ci], id)
-					n.mem.AddContainer(n.logger, pod, &all[ci], id)
+					tmAddContainer(n.ctx, n.tm, pod, &all[ci], id)
+					cpuAddContainer(n.ctx, n.cpu, pod, &all[ci], id)
+					memAddContainer(n.ctx, n.mem, pod, &all[ci], id)
 				}
 			} else {
 				rejected[pod.Name] = true
@@ -785,11 +779,11 @@ func admitOnce(raw json.RawMessage) answer {
 			n.dropActive(pod.UID)
 			for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
 				id := string(pod.UID) + "/" + c.Name
-				_ = n.tm.RemoveContainer(n.logger, id)
-				_ = n.cpu.RemoveContainer(n.logger, id)
-				_ = n.mem.RemoveContainer(n.logger, id)
+				_ = tmRemoveContainer(n.ctx, n.tm, id)
+				_ = cpuRemoveContainer(n.ctx, n.cpu, id)
+				_ = memRemoveContainer(n.ctx, n.mem, id)
 			}
-			n.dev.UpdateAllocatedDevices(n.logger)
+			updateAllocatedDevices(n.ctx, n.dev)
 		default:
 			return failure(fmt.Sprintf("event %d is neither admit nor remove", i), nil)
 		}

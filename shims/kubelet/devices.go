@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"google.golang.org/grpc"
-	"k8s.io/klog/v2"
 	pluginapi "k8s.io/kubelet/pkg/apis/deviceplugin/v1beta1"
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
 	plugin "k8s.io/kubernetes/pkg/kubelet/cm/devicemanager/plugin/v1beta1"
@@ -129,12 +128,11 @@ func registerDevices(ctx context.Context, dev *devicemanager.ManagerImpl, spec *
 		names = append(names, r)
 	}
 	sort.Strings(names)
-	logger := klog.FromContext(ctx)
 	for _, r := range names {
-		if err := dev.PluginConnected(ctx, r, inProcessPlugin{resource: r}); err != nil {
+		if err := connectPlugin(ctx, dev, r, inProcessPlugin{resource: r}); err != nil {
 			return fmt.Errorf("%s: %w", r, err)
 		}
-		dev.PluginListAndWatchReceiver(logger, r, &pluginapi.ListAndWatchResponse{Devices: byResource[r]})
+		listAndWatch(ctx, dev, r, &pluginapi.ListAndWatchResponse{Devices: byResource[r]})
 	}
 	return nil
 }

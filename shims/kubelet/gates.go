@@ -80,7 +80,14 @@ func checkVersion(requested string) (string, bool) {
 }
 
 func linkedMinor() int {
-	m := regexp.MustCompile(`^v1\.(\d+)\.`).FindStringSubmatch(linkedVersion())
+	if n, err := strconv.Atoi(kubernetesMinor); err == nil {
+		return n
+	}
+	version := linkedVersion()
+	if upstreamBase != "" {
+		version = upstreamBase
+	}
+	m := regexp.MustCompile(`^v1\.(\d+)\.`).FindStringSubmatch(version)
 	if m == nil {
 		return 0
 	}

@@ -7,6 +7,18 @@ import "topoconf/shims/protocol"
 // module's build information.
 var upstreamVersion = ""
 
+// upstreamBase is the release a local tree is based on (build.sh sets it
+// with upstreamVersion); it decides which Kubernetes minor the build answers
+// for when the version names a branch rather than a release.
+var upstreamBase = ""
+
+// kubernetesMinor, when build.sh is given KUBELET_SHIM_MINOR, is the
+// Kubernetes minor a local tree is the development line of: a pull request
+// against master built on the last release's source answers as the next
+// minor (and leaves older versions' cases unsupported), as a checkout whose
+// git describe names that minor would.
+var kubernetesMinor = ""
+
 const upstreamModule = "k8s.io/kubernetes"
 
 // releaseFeatures are the vocabulary entries (fixtures/features/kubelet.yaml)

@@ -4,16 +4,13 @@ package main
 
 import "k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 
-// A KEP-6007 branch (kubernetes/kubernetes PRs 141796 and 142226) adds
-// TopologyHint.Score (int64, 0 = unscored) and the numa-allocation-strategy
-// and numa-score-weights options, which reach NewPolicyOptions and
-// NewManager as ordinary option strings. This file needs that API and is
-// built only with -tags kep6007 against such a checkout (KUBERNETES_SRC).
-var kep6007Features = []string{
-	"kubelet.hint-score",
-	"kubelet.option.numa-allocation-strategy",
-	"kubelet.option.numa-score-weights",
-}
+// A KEP-6007 branch of kubernetes/kubernetes (PR 141796, and PR 142226 built
+// on it) adds TopologyHint.Score (int64, 0 = unscored), which the CPU and
+// device managers fill in and the merge aggregates. This file needs that API
+// and is built only with -tags kep6007 against such a tree (KUBERNETES_SRC).
+// What a branch adds beyond the score (the strategy and weight options of
+// PR 142226) is in kep6007_pr142226.go.
+var kep6007Features = append([]string{"kubelet.hint-score"}, branchOptionFeatures...)
 
 func setHintScore(h *topologymanager.TopologyHint, score int64) { h.Score = score }
 

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/cpuset"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 // The node as the admit contract describes it.

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"k8s.io/klog/v2"
+	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 type mergeInput struct {
@@ -105,22 +106,64 @@ func runMerge(raw json.RawMessage) answer {
 	logger := klog.Background()
 	// Start-up's checks first, by the code that makes them: option parsing,
 	// NUMA discovery (distances for prefer-closest), the NUMA count limit and
-	// the policy name. The scope is irrelevant to a merge.
-	if _, err := topologymanager.NewManager(logger, nodes, in.Policy, topologymanager.ContainerTopologyScope, in.Options); err != nil {
+	// the policy name. The scope is irrelevant to a merge. The merge does not
+	// check an option's maturity against the gates (docs/operations/kubelet.md,
+	// merge): an option refused only for that is parsed with the maturity
+	// gates on, and the merge then runs under the case's own gates, which is
+	// what the linked code's merger consults.
+	if _, err := newTopologyManager(logger, nodes, in.Policy, kubeletconfig.ContainerTopologyManagerScope, in.Options); err != nil {
+		r, known := classify(err)
+		if !known {
+			return failure("topologymanager.NewManager failed in a way the contract has no reason for", err)
+		}
+		if r.Reason != "PolicyOptionNotAvailable" {
+			return ok(map[string]any{"refused": r})
+		}
+		return mergeIgnoringMaturity(in, nodes, providers, logger)
+	}
+	return mergeWith(in, nodes, providers, logger)
+}
+
+// mergeIgnoringMaturity parses the options with every option gate on, then
+// restores the case's gates for the merge itself.
+func mergeIgnoringMaturity(in mergeInput, nodes []cadvisorapi.Node, providers []map[string][]topologymanager.TopologyHint, logger klog.Logger) answer {
+	lenient := map[string]bool{}
+	for k, v := range in.FeatureGates {
+		lenient[k] = v
+	}
+	for _, gate := range []string{"TopologyManagerPolicyOptions", "TopologyManagerPolicyBetaOptions", "TopologyManagerPolicyAlphaOptions"} {
+		lenient[gate] = true
+	}
+	if r := applyGates(lenient); r != nil {
+		return failure("cannot turn the option gates on to parse the options", fmt.Errorf("%s", r.message))
+	}
+	if _, err := newTopologyManager(logger, nodes, in.Policy, kubeletconfig.ContainerTopologyManagerScope, in.Options); err != nil {
 		if r, known := classify(err); known {
 			return ok(map[string]any{"refused": r})
 		}
 		return failure("topologymanager.NewManager failed in a way the contract has no reason for", err)
 	}
+	return mergeWith(in, nodes, providers, logger)
+}
+
+// mergeWith builds the policy and merges; the case's gates are installed
+// again first, since the options may have been parsed under others.
+func mergeWith(in mergeInput, nodes []cadvisorapi.Node, providers []map[string][]topologymanager.TopologyHint, logger klog.Logger) answer {
+	opts, optsErr := newPolicyOptions(logger, in.Options)
+	if r := applyGates(in.FeatureGates); r != nil {
+		return ok(map[string]any{"refused": refusal{Reason: r.reason, Message: r.message}})
+	}
 	var policy topologymanager.Policy
+	var numaInfo *topologymanager.NUMAInfo
 	if in.Policy == topologymanager.PolicyNone {
 		policy = topologymanager.NewNonePolicy()
+		opts = topologymanager.PolicyOptions{}
 	} else {
-		opts, err := topologymanager.NewPolicyOptions(logger, in.Options)
-		if err != nil {
-			return failure("NewPolicyOptions failed after NewManager accepted the options", err)
+		var err error
+		if optsErr != nil {
+			return failure("NewPolicyOptions failed after NewManager accepted the options", optsErr)
 		}
-		numaInfo, err := topologymanager.NewNUMAInfo(nodes, opts)
+		numaInfo, err = topologymanager.NewNUMAInfo(nodes, opts)
 		if err != nil {
 			return failure("NewNUMAInfo failed after NewManager accepted the topology", err)
 		}
@@ -128,12 +171,16 @@ func runMerge(raw json.RawMessage) answer {
 			return failure("cannot build the policy", err)
 		}
 	}
-	hint, admit := policy.Merge(logger, providers)
+	hint, admit := mergeHints(policy, logger, providers)
+	decided, err := scoreDecided(in.Policy, numaInfo, opts, logger, providers, hint)
+	if err != nil {
+		return failure("cannot merge again with strategy none", err)
+	}
 	return ok(map[string]any{
 		"affinity":     maskToJSON(hint.NUMANodeAffinity),
 		"preferred":    hint.Preferred,
 		"score":        hintScore(hint),
 		"admit":        admit,
-		"scoreDecided": false,
+		"scoreDecided": decided,
 	})
 }

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager/bitmask"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 // numaInput is the common `numa` field: node ids in topology order and,

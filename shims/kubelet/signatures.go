@@ -1,10 +1,11 @@
+//go:build !kubelet_pre137
+
 package main
 
 import (
 	"context"
 	"time"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	"k8s.io/utils/cpuset"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 // The upstream entry points this shim drives, with the signatures of the

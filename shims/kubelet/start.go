@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
+	"topoconf/shims/kubelet/cadvisorapi"
 )
 
 type refusal struct {
@@ -93,7 +93,7 @@ func startTopologyManager(common commonInput, cfg tmConfig, nodes []cadvisorapi.
 		return nil, r, nil
 	}
 	logger := klog.Background()
-	m, err := topologymanager.NewManager(logger, nodes, kc.TopologyManagerPolicy, kc.TopologyManagerScope, kc.TopologyManagerPolicyOptions)
+	m, err := newTopologyManager(logger, nodes, kc.TopologyManagerPolicy, kc.TopologyManagerScope, kc.TopologyManagerPolicyOptions)
 	if err != nil {
 		if r, ok := classify(err); ok {
 			return nil, r, nil
@@ -105,10 +105,10 @@ func startTopologyManager(common commonInput, cfg tmConfig, nodes []cadvisorapi.
 	if kc.TopologyManagerPolicy == topologymanager.PolicyNone {
 		// NewManager skips option parsing for none; the options in force are
 		// the defaults, which is what NewPolicyOptions makes of no options.
-		sm.options, _ = topologymanager.NewPolicyOptions(logger, nil)
+		sm.options, _ = newPolicyOptions(logger, nil)
 	} else {
 		// The same call NewManager just made successfully, for its result.
-		sm.options, err = topologymanager.NewPolicyOptions(logger, kc.TopologyManagerPolicyOptions)
+		sm.options, err = newPolicyOptions(logger, kc.TopologyManagerPolicyOptions)
 		if err != nil {
 			a := failure("NewPolicyOptions failed after NewManager accepted the options", err)
 			return nil, nil, &a
@@ -118,12 +118,14 @@ func startTopologyManager(common commonInput, cfg tmConfig, nodes []cadvisorapi.
 }
 
 func optionsResult(o topologymanager.PolicyOptions) map[string]any {
+	// The KEP-6007 options as the linked code holds them (kep6007_*.go).
+	strategy, weights, active := kepOptions(o)
 	return map[string]any{
 		"preferClosestNUMA":      o.PreferClosestNUMA,
 		"maxAllowableNUMANodes":  o.MaxAllowableNUMANodes,
-		"numaAllocationStrategy": "none",
-		"numaScoreWeights":       map[string]int{},
-		"scoringActive":          false,
+		"numaAllocationStrategy": strategy,
+		"numaScoreWeights":       weights,
+		"scoringActive":          active,
 	}
 }
 
