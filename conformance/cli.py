@@ -30,7 +30,7 @@ from conformance.corpus import extra as extra_corpus
 from conformance.corpus import problem_report
 from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
-from conformance.report import details
+from conformance.report import details, matrix_html
 from conformance.report import diff as report_diff
 from conformance.report import matrix as report_matrix
 from conformance.report import results as results_mod
@@ -272,6 +272,10 @@ def cmd_matrix(args) -> int:
     except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
     text = report_matrix.render(columns)
+    if args.html:
+        page = Path(args.html)
+        page.write_text(matrix_html.render(columns, page), encoding="utf-8")
+        print(f"wrote {page}")
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
@@ -533,6 +537,8 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("matrix", help="one Markdown table of features over several reports (releases, branches)")
     p.add_argument("reports", nargs="+", metavar="REPORT_DIR", help="report folders (or their results.json)")
     p.add_argument("--out", help="write the table to this file instead of stdout")
+    p.add_argument("--html", metavar="FILE", help="also write the table as a page whose cells link to each "
+                                                  "run's compliance.html, showing that feature's cases")
     p.set_defaults(fn=cmd_matrix)
 
     p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")

@@ -3,8 +3,9 @@
 The page's Content-Security-Policy names both by their SHA-256 hash, so nothing
 else (a script or style smuggled in through an answer, however it got past the
 escaping) can run or apply. The script only reads the page: it filters the
-cases by outcome, component, feature and id, and shows the case a permalink
-names.
+cases by outcome, component, feature and id, shows the case a permalink
+names, and `#feature=NAME` (the cross-release matrix's links) shows that
+feature's cases.
 """
 
 from __future__ import annotations
@@ -86,6 +87,13 @@ SCRIPT = """
   function reveal() {
     var name = location.hash.slice(1);
     try { name = decodeURIComponent(name); } catch (e) { return; }
+    if (name.indexOf('feature=') === 0) {
+      // A link from the cross-release matrix: the cases of one feature.
+      form.reset();
+      form.elements.feature.value = name.slice('feature='.length);
+      apply();
+      name = 'cases';
+    }
     var target = name && document.getElementById(name);
     if (!target) { return; }
     var holder = target.closest('[data-case]') || target;

@@ -243,3 +243,19 @@ def test_nothing_an_implementation_answered_runs(browser, hostile, artifacts):
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     browser.open(hostile["page"], anchor("case", hostile["admit"][1].id))
     browser.screenshot(artifacts / "hostile-case.png")
+
+
+def test_a_matrix_cell_opens_the_cases_of_its_feature(browser, tmp_path):
+    page = tmp_path / "matrix.html"
+    assert main(["matrix", *(str(RELEASES / name) for name in BUNDLES), "--html", str(page),
+                 "--out", str(tmp_path / "matrix.md")]) == 0
+    browser.open(page)
+    cells = browser.evaluate("Array.from(document.querySelectorAll('td.cell')).map(td => "
+                             "[td.getAttribute('data-run'), td.getAttribute('data-feature'), td.querySelector('a').href])")
+    assert len({run for run, _, _ in cells}) == len(BUNDLES)
+    run, feature, href = next(c for c in cells if c[1] == "kubelet.merge")
+    document = json.loads((RELEASES / "kubelet-v1.37.2" / "results.json").read_text())
+    browser.call("Page.navigate", session=True, url=href)
+    browser.wait_for("Page.loadEventFired")
+    assert browser.evaluate("document.querySelector('[name=feature]').value") == feature
+    assert _visible_cases(browser) == {r["id"] for r in document["records"] if feature in r["features"]}

@@ -120,3 +120,17 @@ def test_show_svg_of_a_run_sets_the_answer_beside_the_expected_one(tmp_path, cap
     assert main(["show", "harness.two-providers", "--svg", "--corpus", str(CORPUS), "--results",
                  str(tmp_path / "r")]) == 0
     assert capsys.readouterr().out.startswith("<svg")
+
+
+def test_the_matrix_page_links_each_cell_to_that_runs_cases(tmp_path, capsys):
+    impl = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} good"
+    for name in ("one", "two"):
+        main(["run", "--impl", impl, "--corpus", str(CORPUS), "--report-dir", str(tmp_path / name), "--quiet"])
+    page = tmp_path / "pages" / "matrix.html"
+    page.parent.mkdir()
+    assert main(["matrix", str(tmp_path / "one"), str(tmp_path / "two"), "--html", str(page)]) == 0
+    text = page.read_text()
+    assert 'href="../one/compliance.html#feature=kubelet.merge"' in text
+    assert 'href="../two/compliance.html#cases"' in text
+    assert "<script" not in text and "default-src &#x27;none&#x27;" in text
+    assert text.count('class="cell rate-good"') == 2 * 3  # two runs, two features and the total
