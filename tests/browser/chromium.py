@@ -93,9 +93,11 @@ class Browser:
                 return event
             self.events.append(event)
 
-    def open(self, path: Path, fragment: str = "") -> None:
+    def open(self, path: Path | str, fragment: str = "") -> None:
+        """A file (or a URL given as a string), optionally at a fragment."""
         self.events.clear()
-        url = path.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+        url = path if isinstance(path, str) else path.resolve().as_uri()
+        url += f"#{fragment}" if fragment else ""
         answer = self.call("Page.navigate", session=True, url=url)
         # A fragment within the page already shown loads nothing (no loaderId).
         if answer.get("loaderId"):
