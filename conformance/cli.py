@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 from tabulate import tabulate
 
-from conformance import __version__, export, release, schemas, session, skeleton
+from conformance import __version__, differences, export, release, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
@@ -171,9 +171,14 @@ def validate_all(paths: list[Path] | None, root: Path | None, extra: list[Path] 
     # The bundled expectations name cases of the bundled corpus; against any
     # other corpus every entry would look stale.
     if not paths and root.resolve() == corpus_dir().resolve():
+        # The fuzz package pulls in the generator; only a full validation needs it.
+        from conformance.fuzz import known, strategies  # noqa: PLC0415
+
+        operations = set(strategies.VALID) | set(strategies.INVALID)
         for path in sorted(expectations_dir().glob("*.yaml")):
             expectations, found = expectations_mod.load(path)
-            problems += found or expectations.stale(corpus.all_ids)
+            problems += found or (expectations.stale(corpus.all_ids)
+                                  + known.check(expectations, corpus.all_ids, operations))
     return corpus, problem_report.condense(problems, problem_report.row_counts(corpus.all_ids))
 
 
@@ -378,6 +383,23 @@ def cmd_fuzz_summary(args) -> int:
     return EXIT_OK
 
 
+def cmd_differences(args) -> int:
+    expectations, problems = expectations_mod.load(Path(args.expectations))
+    if problems:
+        _print_problems(problems)
+        return EXIT_UNEXPECTED
+    if args.write is None:
+        print(differences.block(expectations))
+        return EXIT_OK
+    target = Path(args.write)
+    try:
+        target.write_text(differences.rewritten(target.read_text(encoding="utf-8"), expectations), encoding="utf-8")
+    except (OSError, differences.NoTable) as exc:
+        raise UsageError(f"{target}: {exc}") from None
+    print(f"wrote {target}")
+    return EXIT_OK
+
+
 def _side_by_side(left: list[str], right: list[str], titles: tuple[str, str]) -> list[str]:
     width = max([len(titles[0]), *(len(line) for line in left)]) + 2
     width = min(width, max(30, shutil.get_terminal_size((160, 40)).columns // 2))
@@ -576,6 +598,12 @@ def parser() -> argparse.ArgumentParser:
                                              "and render summary.md")
     p.add_argument("dir", help="a release's folder, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
+
+    p = sub.add_parser("differences", help="the table of a release's differences, from its expectations file")
+    p.add_argument("expectations", help="an expectations file, e.g. conformance/expectations/koordinator-v1.8.0.yaml")
+    p.add_argument("--write", metavar="DOC", default=None,
+                   help="replace the generated table in this document (e.g. docs/operations/koordinator.md)")
+    p.set_defaults(fn=cmd_differences)
 
     p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")
     p.add_argument("id", help="a case id (or a glob matching exactly one)")
