@@ -2,10 +2,12 @@
 that untrusted text is escaped in pictures and page alike, how failures are
 grouped and ordered, and `topoconf show --svg`."""
 
+import json
 import re
 import sys
 from pathlib import Path
 
+from conformance import corpus as corpus_mod
 from conformance.cli import main
 from conformance.report import html
 from conformance.report.pictures import picture, plain
@@ -134,3 +136,15 @@ def test_the_matrix_page_links_each_cell_to_that_runs_cases(tmp_path, capsys):
     assert 'href="../two/compliance.html#cases"' in text
     assert "<script" not in text and "default-src &#x27;none&#x27;" in text
     assert text.count('class="cell rate-good"') == 2 * 3  # two runs, two features and the total
+
+
+def test_a_failing_record_keeps_the_expected_result_beside_the_answer(tmp_path):
+    wrong = f"exec:{sys.executable} {HERE / 'fakes' / 'fake_impl.py'} invalid-result"
+    main(["run", "--impl", wrong, "--corpus", str(CORPUS), "--report-dir", str(tmp_path / "r"), "--quiet"])
+    records = json.loads((tmp_path / "r" / "results.json").read_text())["records"]
+    failed = [r for r in records if r["outcome"] == "invalid-result"]
+    assert failed
+    cases = corpus_mod.load(CORPUS).by_id
+    for record in failed:
+        assert record["expected"] == cases[record["id"]].expect["result"] and "actual" in record
+    assert all("expected" not in r for r in records if r["outcome"] == "pass")
