@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 from tabulate import tabulate
 
-from conformance import __version__, export, schemas, session, skeleton
+from conformance import __version__, differences, export, release, schemas, session, skeleton
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
@@ -30,10 +30,11 @@ from conformance.corpus import extra as extra_corpus
 from conformance.corpus import problem_report
 from conformance.fuzz import summary as fuzz_summary
 from conformance.paths import corpus_dir, expectations_dir
-from conformance.report import details
+from conformance.report import details, matrix_html
 from conformance.report import diff as report_diff
 from conformance.report import matrix as report_matrix
 from conformance.report import results as results_mod
+from conformance.report.pictures import has_picture, picture
 from conformance.runner import Selection, run, select
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_STARTUP = (session.EXIT_OK, session.EXIT_UNEXPECTED,
@@ -170,9 +171,14 @@ def validate_all(paths: list[Path] | None, root: Path | None, extra: list[Path] 
     # The bundled expectations name cases of the bundled corpus; against any
     # other corpus every entry would look stale.
     if not paths and root.resolve() == corpus_dir().resolve():
+        # The fuzz package pulls in the generator; only a full validation needs it.
+        from conformance.fuzz import known, strategies  # noqa: PLC0415
+
+        operations = set(strategies.VALID) | set(strategies.INVALID)
         for path in sorted(expectations_dir().glob("*.yaml")):
             expectations, found = expectations_mod.load(path)
-            problems += found or expectations.stale(corpus.all_ids)
+            problems += found or (expectations.stale(corpus.all_ids)
+                                  + known.check(expectations, corpus.all_ids, operations))
     return corpus, problem_report.condense(problems, problem_report.row_counts(corpus.all_ids))
 
 
@@ -218,6 +224,43 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+def cmd_release(args) -> int:
+    """A run (or an earlier run's results.json, with --from-results) written as a release bundle."""
+    out = Path(args.out)
+    if args.report_dir:
+        raise UsageError("a bundle is written to --out; --report-dir is not used by release")
+    if args.from_results:
+        document = session.load_results(Path(args.from_results))
+        code = EXIT_OK
+    else:
+        args.report_dir, args.show, args.quiet, args.last_failed = str(out), 0, args.quiet, None
+        code = cmd_run(args)
+        if code == EXIT_STARTUP or not (out / "results.json").is_file():
+            return code
+        document = session.load_results(out)
+    declared = set(document["header"]["implementation"]["capabilities"]["features"])
+    unknown = [c for c in _csv(args.claim) if c not in declared]
+    if unknown:
+        raise UsageError("the implementation does not declare the claimed " + ", ".join(unknown))
+    for path in release.write(document, out, _csv(args.claim), args.out)[-2:]:
+        print(f"wrote {path}")
+    return code
+
+
+def cmd_verify(args) -> int:
+    directory = Path(args.dir)
+    if not directory.is_dir():
+        raise UsageError(f"{directory}: no such bundle folder")
+    root = Path(args.corpus) if args.corpus else corpus_dir()
+    check = release.verify(directory, corpus_mod.corpus_hash(root))
+    for problem in check.problems:
+        print(f"{directory}: {problem}")
+    if check.summary:
+        print(check.summary)
+    print(f"{directory}: {'VERIFIED' if not check.problems else f'NOT VERIFIED ({len(check.problems)} problems)'}")
+    return EXIT_UNEXPECTED if check.problems else EXIT_OK
+
+
 def cmd_diff(args) -> int:
     try:
         old, new = report_diff.load(args.old), report_diff.load(args.new)
@@ -234,6 +277,10 @@ def cmd_matrix(args) -> int:
     except report_diff.NotAReport as exc:
         raise UsageError(str(exc)) from None
     text = report_matrix.render(columns)
+    if args.html:
+        page = Path(args.html)
+        page.write_text(matrix_html.render(columns, page), encoding="utf-8")
+        print(f"wrote {page}")
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
@@ -336,6 +383,23 @@ def cmd_fuzz_summary(args) -> int:
     return EXIT_OK
 
 
+def cmd_differences(args) -> int:
+    expectations, problems = expectations_mod.load(Path(args.expectations))
+    if problems:
+        _print_problems(problems)
+        return EXIT_UNEXPECTED
+    if args.write is None:
+        print(differences.block(expectations))
+        return EXIT_OK
+    target = Path(args.write)
+    try:
+        target.write_text(differences.rewritten(target.read_text(encoding="utf-8"), expectations), encoding="utf-8")
+    except (OSError, differences.NoTable) as exc:
+        raise UsageError(f"{target}: {exc}") from None
+    print(f"wrote {target}")
+    return EXIT_OK
+
+
 def _side_by_side(left: list[str], right: list[str], titles: tuple[str, str]) -> list[str]:
     width = max([len(titles[0]), *(len(line) for line in left)]) + 2
     width = min(width, max(30, shutil.get_terminal_size((160, 40)).columns // 2))
@@ -362,6 +426,8 @@ def cmd_show(args) -> int:
             close = difflib.get_close_matches(args.id, list(corpus.by_id), n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise UsageError(f"no case {args.id!r} in the corpus{hint}")
+    if args.svg:
+        return _show_svg(args, case)
     dump = functools.partial(yaml.safe_dump, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
     print(f"{case.id}: {case.title}")
     print(f"  file:      {case.file}:{case.line}")
@@ -402,6 +468,26 @@ def cmd_show(args) -> int:
     return EXIT_OK
 
 
+def _show_svg(args, case) -> int:
+    """The case's picture alone: the expected result, beside what a run answered with --results."""
+    if not has_picture(case.component, case.operation):
+        raise UsageError(f"{case.id}: operation {case.component} {case.operation} has no picture")
+    actual = None
+    if args.results:
+        document = session.load_results(Path(args.results))
+        record = next((r for r in document["records"] if r["id"] == case.id), None)
+        if record is None:
+            raise UsageError(f"{args.results}: the run has no record of {case.id}")
+        if "actual" in (record.get("truncated") or ()):
+            raise UsageError(f"{args.results}: the answer to {case.id} was cut; it cannot be drawn")
+        actual = record.get("actual")
+    svg = picture(case.component, case.operation, case.input, case.expect.get("result"), actual, label=case.id)
+    if svg is None:
+        raise UsageError(f"{case.id}: its input or result is not one the picture can draw")
+    print(svg)
+    return EXIT_OK
+
+
 def cmd_path(_args) -> int:
     print(corpus_dir())
     return EXIT_OK
@@ -422,6 +508,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--show", type=int, default=20, metavar="N", help="unexpected outcomes shown in full (default 20)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("release", help="run the corpus and write a release bundle (reports, implementation.yaml, "
+                                        "a README with the command that reproduces it)")
+    p.add_argument("--impl", default="reference", help="'reference' or 'exec:COMMAND' (default: reference)")
+    p.add_argument("--out", required=True, help="the bundle folder")
+    p.add_argument("--strict", action="store_true", help="an unexpected pass, or unknown names in hello, fail the run")
+    p.add_argument("--claim", action="append", default=[], metavar="F[,F]",
+                   help="the features (profiles) the implementation claims (default: all it declares)")
+    p.add_argument("--from-results", metavar="RESULTS", help="bundle an earlier run (its results.json or folder) "
+                                                              "instead of running")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    session.add_options(p.add_argument)
+    p.set_defaults(fn=cmd_release)
+
+    p = sub.add_parser("verify", help="check a release bundle: files, suite version, corpus hash, a complete run, "
+                                       "every claimed profile passing or explained")
+    p.add_argument("dir", help="the bundle folder")
+    p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
+    p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("validate", help="check fixture files, blocks, schemas and expectations")
     p.add_argument("paths", nargs="*", help="fixture files or folders (default: the whole corpus); their ids are "
@@ -454,6 +559,8 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("matrix", help="one Markdown table of features over several reports (releases, branches)")
     p.add_argument("reports", nargs="+", metavar="REPORT_DIR", help="report folders (or their results.json)")
     p.add_argument("--out", help="write the table to this file instead of stdout")
+    p.add_argument("--html", metavar="FILE", help="also write the table as a page whose cells link to each "
+                                                  "run's compliance.html, showing that feature's cases")
     p.set_defaults(fn=cmd_matrix)
 
     p = sub.add_parser("new", help="print a skeleton case (or, with --file, a whole fixture file) to fill in")
@@ -492,9 +599,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("dir", help="a release's folder, e.g. reports/fuzz/<implementation>-<version>")
     p.set_defaults(fn=cmd_fuzz_summary)
 
+    p = sub.add_parser("differences", help="the table of a release's differences, from its expectations file")
+    p.add_argument("expectations", help="an expectations file, e.g. conformance/expectations/koordinator-v1.8.0.yaml")
+    p.add_argument("--write", metavar="DOC", default=None,
+                   help="replace the generated table in this document (e.g. docs/operations/koordinator.md)")
+    p.set_defaults(fn=cmd_differences)
+
     p = sub.add_parser("show", help="print one case whole; with --results, expected and actual side by side")
     p.add_argument("id", help="a case id (or a glob matching exactly one)")
     p.add_argument("--results", metavar="RESULTS", help="a run's results.json or report folder")
+    p.add_argument("--svg", action="store_true", help="print the case's picture as SVG (expected, and with "
+                                                      "--results the actual answer beside it)")
     p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: the bundled one)")
     p.add_argument("--extra-corpus", action="append", default=[], metavar="DIR", help="a folder of your own fixtures")
     p.set_defaults(fn=cmd_show)

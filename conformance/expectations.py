@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from conformance import schemas, yamlload
 from conformance.model import PASS, UNSUPPORTED, XFAIL, XPASS, Problem, Record
@@ -38,6 +40,10 @@ class Entry:
     outcome: str
     reason: str
     line: int | None
+    # how a generated input is recognised as this difference (conformance/fuzz/known.py)
+    fuzz: tuple[Mapping[str, Any], ...] = ()
+    # its row in the generated table of differences (conformance/differences.py)
+    docs: Mapping[str, str] | None = None
 
     @property
     def is_glob(self) -> bool:
@@ -51,6 +57,8 @@ class Entry:
 class Expectations:
     file: str | None
     entries: list[Entry]
+    implementation: str | None = None
+    version: str | None = None
 
     def entry_for(self, case_id: str) -> Entry | None:
         # An exact id beats any glob; among globs the first written wins.
@@ -101,7 +109,8 @@ def load(path: Path) -> tuple[Expectations, list[Problem]]:
     if problems:
         return NONE, problems
     entries = [
-        Entry(item["match"], item["outcome"], item["reason"], yamlload.line_of(doc, ["entries", i]))
+        Entry(item["match"], item["outcome"], item["reason"], yamlload.line_of(doc, ["entries", i]),
+              tuple(item.get("fuzz") or ()), item.get("docs"))
         for i, item in enumerate(doc["entries"])
     ]
-    return Expectations(rel, entries), []
+    return Expectations(rel, entries, doc["implementation"], doc.get("version")), []

@@ -94,10 +94,11 @@ class Record:
     title: str | None = None
     source: str | None = None
     notes: str | None = None
-    # The case's input and the implementation's answer, kept only for outcomes
-    # in DETAILED, each bounded by DETAIL_LIMIT (see `bounded`).
+    # The case's input, the implementation's answer and the expected result,
+    # kept only for outcomes in DETAILED, each bounded by DETAIL_LIMIT (see `bounded`).
     input: Any = None
     actual: Any = None
+    expected: Any = None
     truncated: tuple[str, ...] = ()
 
     def unexpected(self, strict: bool) -> bool:
@@ -119,7 +120,7 @@ class Record:
             if value is not None:
                 data[key] = value
         if self.outcome in DETAILED:
-            for key in ("input", "actual"):
+            for key in ("input", "actual", "expected"):
                 value = getattr(self, key)
                 if value is not None:
                     data[key] = value
@@ -148,6 +149,7 @@ class Record:
             notes=data.get("notes"),
             input=data.get("input"),
             actual=data.get("actual"),
+            expected=data.get("expected"),
             truncated=tuple(data.get("truncated", ())),
         )
 

@@ -103,6 +103,12 @@ def _keep_details(record: Record, case: Case, response: Response | None) -> Reco
         record.actual, cut = bounded(answer)
         if cut:
             truncated.append("actual")
+    # Kept so that a view rendered from results.json alone can set the expected
+    # placement beside the actual one.
+    if case.expect.get("result") is not None:
+        record.expected, cut = bounded(case.expect["result"])
+        if cut:
+            truncated.append("expected")
     record.truncated = tuple(truncated)
     return record
 

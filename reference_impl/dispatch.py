@@ -2,7 +2,9 @@
 
 Each component package exposes `OPERATIONS` (operation name -> function taking the
 input mapping and returning the result mapping) and `FEATURES` (the feature names
-it implements) from its `operations` module.
+it implements) from its `operations` module. An operation that has points of
+variation (the component's `seams` module) also takes `seams=`; left out, the
+contract's rules apply.
 """
 
 from __future__ import annotations
@@ -49,5 +51,7 @@ def operation(component: str, name: str) -> Operation:
     return module.OPERATIONS[name]
 
 
-def run(component: str, name: str, input_: Mapping[str, Any]) -> dict[str, Any]:
-    return operation(component, name)(input_)
+def run(component: str, name: str, input_: Mapping[str, Any], seams: Any = None) -> dict[str, Any]:
+    if seams is None:
+        return operation(component, name)(input_)
+    return operation(component, name)(input_, seams=seams)

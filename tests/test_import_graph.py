@@ -9,9 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("reference_impl", "conformance")
-# Removed with the expectations' fuzz blocks, which take the recognisers out of
-# the differential run's module.
-PENDING = {frozenset({"conformance.fuzz.known", "conformance.fuzz.differential"})}
 
 
 def _modules() -> dict[str, Path]:
@@ -83,7 +80,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 def test_no_import_cycles():
     modules = _modules()
     graph = {name: _imported(name, path, modules) for name, path in modules.items()}
-    assert [sorted(c) for c in _cycles(graph) if c not in PENDING] == []
+    assert [sorted(c) for c in _cycles(graph)] == []
 
 
 def test_the_check_finds_a_cycle():

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import conformance.corpus.matrix as matrix
 from conformance import bounds, yamlload
-from conformance.corpus import matrix
 from conformance.corpus.blocks import BlockError, Blocks, deep_merge
 from conformance.corpus.budget import Budget, matrix_rows
 from conformance.corpus.checks import (

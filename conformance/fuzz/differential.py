@@ -6,7 +6,6 @@ minimal one that still disagrees; that minimal input is what comes back.
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import time
@@ -20,7 +19,8 @@ from hypothesis.errors import Flaky
 
 from conformance import compare
 from conformance.adapters.base import Adapter, Response
-from conformance.fuzz.known import KnownDifference, claimed_by
+from conformance.fuzz.answers import strip_paths
+from conformance.fuzz.claims import KnownDifference, claimed_by
 from conformance.protocol import TRANSPORT_FAULTS as BROKEN
 
 
@@ -70,15 +70,6 @@ class FuzzReport:
     @property
     def disagreements(self) -> list[Disagreement]:
         return [o.disagreement for o in self.operations if o.disagreement]
-
-
-def strip_paths(value: Any, patterns: tuple[str, ...], path: str = "") -> Any:
-    if isinstance(value, dict):
-        return {k: strip_paths(v, patterns, f"{path}/{k}".lstrip("/")) for k, v in value.items()
-                if not any(fnmatch.fnmatchcase(f"{path}/{k}".lstrip("/"), p) for p in patterns)}
-    if isinstance(value, list):
-        return [strip_paths(v, patterns, f"{path}/{i}".lstrip("/")) for i, v in enumerate(value)]
-    return value
 
 
 def _describe(response: Response) -> dict[str, Any]:

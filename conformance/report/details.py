@@ -27,6 +27,7 @@ class Detail:
     diff: list[str]
     input: str | None
     actual: str | None
+    expected: str | None
     stderr: list[str]
     rerun: str
 
@@ -79,6 +80,7 @@ def of(record: dict[str, Any], header: dict[str, Any]) -> Detail:
         diff=list(record.get("diff") or ()),
         input=as_text(record["input"], "input" in truncated) if "input" in record else None,
         actual=as_text(record["actual"], "actual" in truncated) if "actual" in record else None,
+        expected=as_text(record["expected"], "expected" in truncated) if "expected" in record else None,
         stderr=list(record.get("stderr_tail") or ()),
         rerun=rerun_command(header, record["id"]),
     )

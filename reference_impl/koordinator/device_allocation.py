@@ -9,14 +9,12 @@ from dataclasses import dataclass, replace
 
 from ..refusal import Refusal
 from . import annotations as ann
-from . import partitions, release_variants, scoring, selectors
+from . import partitions, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
 from .devices import Device
 from .node import Node
-
-SCOPE_LEVEL = {"Node": 1, "NUMANode": 2, "PCIe": 3, "Device": 4}
-NEVER_MET_LEVEL = 5  # deeper than any scope of the tree (release_variants.DEVICE_SCOPE_NEVER_MET_V1_8)
+from .seams import SCOPE_LEVEL
 
 
 @dataclass(frozen=True)
@@ -221,8 +219,10 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
                   spec: ann.GPUPartitionSpec | None, prefer_pcie: set[str] | None = None) -> list[Allocated]:
     cands = candidates(node, request, affinity, usage)
     scope = request.hint.scope
-    device_never_met = (scope == "Device" and request.type == "gpu"
-                        and release_variants.active(release_variants.DEVICE_SCOPE_NEVER_MET_V1_8))
+    level = node.seams.scope_level(request.type, scope)
+    # A level below the tree's deepest is met by no subtree, and nothing checks it
+    # ahead of the partitions.
+    device_never_met = level > SCOPE_LEVEL["Device"]
     if scope == "Device" and request.count > 1 and not device_never_met:
         raise Refusal("InsufficientTopologyScopedDevices",
                       f"Insufficient Topology Scoped {request.type} Devices: scope Device holds one device", "Filter")
@@ -234,7 +234,7 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
         # always one to walk.
         tree = _tree(in_reach, scope == "Device")
         found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
-                          NEVER_MET_LEVEL if device_never_met else SCOPE_LEVEL.get(scope, 0), 0, 0)
+                          level, 0, 0)
         if found is None:
             if scope:
                 raise Refusal("InsufficientTopologyScopedDevices",

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from ..numa import bitmask
-from . import release_variants
 from .hints import Hint, ProviderHints
 from .reason_text import render_mask
+from .seams import CONTRACT, Seams
 
 NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE = "None", "BestEffort", "Restricted", "SingleNUMANode"
 POLICIES = (NONE, BEST_EFFORT, RESTRICTED, SINGLE_NUMA_NODE)
@@ -79,7 +79,7 @@ def _merge_permutation(all_nodes: int, permutation: Sequence[Hint]) -> Hint:
     return Hint(merged, preferred, 0, unsatisfied)
 
 
-def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses) -> Hint:
+def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses, seams: Seams) -> Hint:
     best = Hint(all_nodes, False, 0, False)
     for permutation in product(*lists):
         merged = _merge_permutation(all_nodes, permutation)
@@ -95,33 +95,28 @@ def _merge_filtered(all_nodes: int, lists: list[list[Hint]], exclusive, statuses
         elif bitmask.count(merged.affinity) < bitmask.count(best.affinity):
             best = merged
         elif bitmask.count(merged.affinity) == bitmask.count(best.affinity):
-            if release_variants.active(release_variants.LOWER_MASK_BEFORE_SCORE_V1_8):
-                # v1.8.0 takes a lower mask as narrower before it compares scores.
-                if merged.affinity < best.affinity or merged.score > best.score:
-                    best = merged
-            # The document decides equal widths by score alone; only a full tie falls
-            # back to upstream's lower mask value.
-            elif merged.score > best.score or (merged.score == best.score and merged.affinity < best.affinity):
+            if seams.replaces_at_equal_width(merged, best):
                 best = merged
     return best
 
 
 def merge(policy: str, numa_nodes: Sequence[int], providers: Sequence[ProviderHints],
-          exclusive: str | None = None, statuses: Mapping[int, str] | None = None) -> MergeOutcome:
+          exclusive: str | None = None, statuses: Mapping[int, str] | None = None,
+          seams: Seams = CONTRACT) -> MergeOutcome:
     statuses = statuses or {}
     all_nodes = bitmask.from_bits(numa_nodes)
     if policy == NONE:
         return MergeOutcome(Hint(None, False), True)
     lists, reasons, summary = _filter_providers(providers)
     if policy == BEST_EFFORT:
-        best = _merge_filtered(all_nodes, lists, exclusive, statuses)
+        best = _merge_filtered(all_nodes, lists, exclusive, statuses, seams)
         if best.unsatisfied:
             best = Hint(all_nodes, False, 0, False)
         return MergeOutcome(best, True)
     if policy == RESTRICTED:
         if reasons:
             return MergeOutcome(Hint(all_nodes, False), False, reasons)
-        best = _merge_filtered(all_nodes, lists, exclusive, statuses)
+        best = _merge_filtered(all_nodes, lists, exclusive, statuses, seams)
         if best.preferred:
             return MergeOutcome(best, True)
         return MergeOutcome(best, False, ["Unaligned NUMA Hint cause " + " & ".join(summary)], True)
@@ -130,7 +125,7 @@ def merge(policy: str, numa_nodes: Sequence[int], providers: Sequence[ProviderHi
             return MergeOutcome(Hint(None, False), False, reasons)
         single = [[h for h in hl if h.preferred and (h.affinity is None or bitmask.count(h.affinity) == 1)]
                   for hl in lists]
-        best = _merge_filtered(all_nodes, single, exclusive, statuses)
+        best = _merge_filtered(all_nodes, single, exclusive, statuses, seams)
         if best.affinity == all_nodes:
             # Upstream rebuilds the hint from its preferred flag alone: the score and
             # the unsatisfied mark of the all-nodes hint do not carry over.
@@ -141,12 +136,13 @@ def merge(policy: str, numa_nodes: Sequence[int], providers: Sequence[ProviderHi
     raise ValueError(f"unknown NUMA topology policy {policy!r}")
 
 
-def refusal_reason(outcome: MergeOutcome, policy: str, numa_nodes, providers, exclusive, statuses) -> str | None:
+def refusal_reason(outcome: MergeOutcome, policy: str, numa_nodes, providers, exclusive, statuses,
+                   seams: Seams = CONTRACT) -> str | None:
     """The stable reason code of a refused merge."""
     if outcome.admit:
         return None
     if not outcome.unaligned:
         return "UnsatisfiedNUMAResource"
-    if exclusive == EXCLUSIVE_REQUIRED and merge(policy, numa_nodes, providers, None, statuses).admit:
+    if exclusive == EXCLUSIVE_REQUIRED and merge(policy, numa_nodes, providers, None, statuses, seams).admit:
         return "SingleNUMANodeExclusiveConflict"
     return "UnalignedNUMAHint"

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 
 from .. import cpuset, quantity
 from ..errors import InvalidInput
-from . import release_variants, topology
+from . import topology
 from .devices import Device, parse_devices, parse_placed_devices
+from .seams import CONTRACT, Seams
 
 IDLE, SHARED, SINGLE = "idle", "shared", "single"
 
@@ -38,6 +39,8 @@ class Node:
     device_labels: dict[str, str]
     device_annotations: dict[str, str]
     pods: list[PlacedPod] = field(default_factory=list)
+    # the rules this node is read and allocated under (seams.py)
+    seams: Seams = CONTRACT
 
     @property
     def numa_ids(self) -> list[int]:
@@ -60,9 +63,7 @@ class Node:
 
     def numa_allocated(self) -> dict[int, dict[str, int]]:
         out: dict[int, dict[str, int]] = {n: {} for n in self.numa_capacity}
-        if (release_variants.active(release_variants.PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8)
-                and (self.cpu_topology is None or not self.cpu_topology.is_valid())):
-            # v1.8.0 records no placed pod on a node without a valid CPU topology.
+        if not self.seams.placed_numa_recorded(self):
             return out
         for pod in self.pods:
             for n, res in pod.numa.items():
@@ -124,7 +125,7 @@ def _cpus(value, where: str) -> list[int]:
         raise InvalidInput(where, str(exc)) from None
 
 
-def parse_node(spec: Mapping, where: str = "node") -> Node:
+def parse_node(spec: Mapping, where: str = "node", seams: Seams = CONTRACT) -> Node:
     if not isinstance(spec, Mapping):
         raise InvalidInput(where, "expected a mapping")
     topo = topology.build(spec.get("cpuTopology"), where + "/cpuTopology")
@@ -203,4 +204,5 @@ def parse_node(spec: Mapping, where: str = "node") -> Node:
         device_labels=_str_map(spec.get("deviceLabels"), where + "/deviceLabels"),
         device_annotations=_str_map(spec.get("deviceAnnotations"), where + "/deviceAnnotations"),
         pods=pods,
+        seams=seams,
     )

@@ -7,14 +7,13 @@ from dataclasses import dataclass
 
 from ..numa import bitmask
 from ..refusal import Refusal
-from . import release_variants, scoring, split_order
-from .annotations import LABEL_CPU_BIND_POLICY
+from . import scoring
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
 from .node import Node
 from .pod import Pod
-from .policy import Resolution, node_bind_policy
+from .policy import Resolution
 
 
 @dataclass
@@ -34,22 +33,13 @@ def pod_numa_requests(node: Node, pod: Pod) -> dict[str, int]:
     return out
 
 
-def _node_forced_bind(node: Node) -> str | None:
-    """v1.8.0 trims by the node's bind policy for every pod, also one that binds
-    no CPUs (release_variants.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8)."""
-    if not release_variants.active(release_variants.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8):
-        return None
-    node_bind = node_bind_policy(node, node.labels.get(LABEL_CPU_BIND_POLICY, ""))
-    return {"FullPCPUsOnly": "FullPCPUs", "SpreadByPCPUs": "SpreadByPCPUs"}.get(node_bind)
-
-
 def available_numa(node: Node, res: Resolution) -> dict[int, dict[str, int]]:
     available = node.numa_available()
-    trim_policy = res.bind_policy if res.bind_required and res.request_bind else _node_forced_bind(node)
+    trim_policy = res.bind_policy if res.bind_required and res.request_bind else node.seams.forced_trim(node)
     if trim_policy is not None and not res.request_bind and (
             node.cpu_topology is None or not node.cpu_topology.is_valid()):
-        # Reached only with that v1.8.0 variant on: its trim cannot read the free
-        # CPUs of a node without a valid CPU topology, and the hints fail.
+        # Reached only through a forced trim (seams.forced_trim): it cannot read
+        # the free CPUs of a node without a valid CPU topology, and the hints fail.
         raise Refusal("InsufficientNUMAResources", "node(s) Insufficient NUMA Node resources", "Filter")
     if trim_policy is not None and node.cpu_topology is not None:
         # A required policy can only use whole free cores (FullPCPUs) or one CPU per core.
@@ -78,7 +68,7 @@ def split_by_affinity(node: Node, requests: dict[str, int], affinity: int, res: 
     per_core = node.cpu_topology.cpus_per_core() if node.cpu_topology else 1
     result: dict[int, dict[str, int]] = {}
     missing = []
-    order = split_order.current()
+    order = node.seams.split_order
     for r, amount in requests.items():
         ordered = order(nodes, {n: amounts.get(r, 0) for n, amounts in available.items()})
         remaining = amount

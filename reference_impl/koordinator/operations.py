@@ -11,7 +11,7 @@ from ..errors import InvalidInput
 from ..numa import bitmask
 from ..refusal import Refusal
 from . import merge as merge_mod
-from . import numa_resources, release_variants, scoring, topology
+from . import numa_resources, scoring, topology
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .device_requests import on_node, parse_requests
@@ -21,6 +21,7 @@ from .node import parse_node
 from .pipeline import decide, mask_key
 from .pod import parse_pod
 from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
+from .seams import CONTRACT, Seams
 
 
 def _mapping(input_: Any) -> Mapping:
@@ -29,9 +30,9 @@ def _mapping(input_: Any) -> Mapping:
     return input_
 
 
-def op_resolve(input_: Mapping) -> dict:
+def op_resolve(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     input_ = _mapping(input_)
-    node = parse_node(input_.get("node") or {})
+    node = parse_node(input_.get("node") or {}, seams=seams)
     pod = parse_pod(input_.get("pod") or {})
     args = parse_args(input_.get("args"))
     res = Resolution()
@@ -79,7 +80,7 @@ def _hint(spec, where: str) -> Hint:
                 bool(spec.get("unsatisfied", False)))
 
 
-def op_merge(input_: Mapping) -> dict:
+def op_merge(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     input_ = _mapping(input_)
     policy = input_.get("policy", "")
     policy = "None" if policy in ("", None) else policy
@@ -105,7 +106,7 @@ def op_merge(input_: Mapping) -> dict:
             raise InvalidInput(f"providers/{i}", "expected a mapping or null")
         providers.append({r: None if hl is None else [_hint(h, f"providers/{i}/{r}/{j}") for j, h in enumerate(hl)]
                           for r, hl in p.items()})
-    outcome = merge_mod.merge(policy, numa_nodes, providers, exclusive, statuses)
+    outcome = merge_mod.merge(policy, numa_nodes, providers, exclusive, statuses, seams)
     h = outcome.hint
     return {
         "affinity": None if h.affinity is None else bitmask.bits(h.affinity),
@@ -113,14 +114,14 @@ def op_merge(input_: Mapping) -> dict:
         "unsatisfied": h.unsatisfied,
         "score": h.score,
         "admit": outcome.admit,
-        "reason": merge_mod.refusal_reason(outcome, policy, numa_nodes, providers, exclusive, statuses),
+        "reason": merge_mod.refusal_reason(outcome, policy, numa_nodes, providers, exclusive, statuses, seams),
         "reasons": list(outcome.reasons),
     }
 
 
-def op_filter(input_: Mapping) -> dict:
+def op_filter(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     input_ = _mapping(input_)
-    node = parse_node(input_.get("node") or {})
+    node = parse_node(input_.get("node") or {}, seams=seams)
     pod = parse_pod(input_.get("pod") or {})
     args = parse_args(input_.get("args"))
     return decide(node, pod, args).to_json()
@@ -132,20 +133,16 @@ def _node_level(node, pod, decision, args) -> int:
     for name, _ in s.weights:
         if name not in pod_req and name in pod.requests:
             pod_req[name] = pod.request_int(name)
-    # v1.8.0 scores a BestEffort pod before its merge: no NUMA affinity yet.
-    unmerged = (release_variants.active(release_variants.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)
-                and decision.resolution.policy == "BestEffort")
-    if decision.numa and not unmerged:
+    scored = node.seams.scored_numa(decision)
+    if scored:
         capacity: dict[str, int] = {}
         requested: dict[str, int] = {}
         allocated = node.numa_allocated()
-        for n in decision.numa:
+        for n in scored:
             for r, v in node.numa_capacity.get(n, {}).items():
                 capacity[r] = capacity.get(r, 0) + v
             for r, v in allocated.get(n, {}).items():
                 requested[r] = requested.get(r, 0) + v
-        if decision.cpuset is not None and release_variants.active(release_variants.NUMA_CPU_AS_BOUND_CPUS_V1_8):
-            requested["cpu"] = 1000 * len(node.allocated_cpus())
     else:
         if node.allocatable is not None:
             capacity = dict(node.allocatable)
@@ -158,14 +155,12 @@ def _node_level(node, pod, decision, args) -> int:
         for p in node.pods:
             for r, v in p.requests.items():
                 requested[r] = requested.get(r, 0) + v
-        if decision.cpuset is not None and (
-                unmerged or release_variants.active(release_variants.WHOLE_NODE_CPU_AS_BOUND_CPUS_V1_8)):
-            # ... and counts for CPU what placed pods hold bound, node-wide.
-            requested["cpu"] = 1000 * len(node.allocated_cpus())
+    if decision.cpuset is not None and node.seams.cpu_requested_as_placed(decision, bool(scored)):
+        requested["cpu"] = 1000 * len(node.allocated_cpus())
     return scoring.score(s.type, s.weights, requested, capacity, pod_req)
 
 
-def op_score(input_: Mapping) -> dict:
+def op_score(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     input_ = _mapping(input_)
     nodes_spec = input_.get("nodes")
     if not isinstance(nodes_spec, list) or not nodes_spec:
@@ -174,7 +169,7 @@ def op_score(input_: Mapping) -> dict:
     args = parse_args(input_.get("args"))
     rows = []
     for i, spec in enumerate(nodes_spec):
-        node = parse_node(spec, f"nodes/{i}")
+        node = parse_node(spec, f"nodes/{i}", seams)
         decision = decide(node, pod, args)
         row = {"name": node.name, "fits": decision.fits, "reason": decision.reason,
                "score": 0, "numaScores": {}, "deviceScore": 0}
@@ -187,7 +182,8 @@ def op_score(input_: Mapping) -> dict:
             try:
                 available = numa_resources.available_numa(node, decision.resolution)
             except Refusal:
-                # Only a release variant refuses here: no availability, no NUMA scores.
+                # Only a forced trim refuses here (seams.forced_trim): no
+                # availability, no NUMA scores.
                 available = None
             if available is not None:
                 row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)

@@ -120,17 +120,18 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
                 own = numa_resources.hints(node, pod, res, args)
                 d.hints = dict(own)
-                d.hint = merge("BestEffort", node.numa_ids, [own]).hint
+                d.hint = merge("BestEffort", node.numa_ids, [own], seams=node.seams).hint
                 affinity = d.hint.affinity
         else:
             numa_hints = numa_resources.hints(node, pod, res, args)
             device_hints = deviceshare.hints(node, requests, res, args)
             providers = [numa_hints, device_hints]
             d.hints = {**(numa_hints or {}), **(device_hints or {})}
-            outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
+            outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses, node.seams)
             d.hint = outcome.hint
             if not outcome.admit:
-                reason = refusal_reason(outcome, res.policy, node.numa_ids, providers, res.exclusive, d.statuses)
+                reason = refusal_reason(outcome, res.policy, node.numa_ids, providers, res.exclusive, d.statuses,
+                                        node.seams)
                 raise Refusal(reason, "; ".join(outcome.reasons))
             affinity = outcome.hint.affinity
         allocation = numa_resources.allocate(node, pod, res, affinity)

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from . import topology, validation
 from .gates import MULTI_LAYER
+from .seams import CONTRACT, Seams
 from .workload import assign as assign_workload
 from .workload import to_requests
 
 
-def assign_pod_sets(common, pod_sets, podset_updates=None) -> dict:
+def assign_pod_sets(common, pod_sets, podset_updates=None, seams: Seams = CONTRACT) -> dict:
     multi_layer = common.gates.enabled(MULTI_LAYER)
     errors = validation.webhook_errors(pod_sets, multi_layer)
     if errors:
         return {"admitted": False, "rejected": [e.to_dict() for e in errors]}
-    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted)
+    snap = topology.build(common.topology, common.flavor, common.nodes, common.pods, common.admitted, seams)
     requests = to_requests(pod_sets, common.gates)
     for r in requests:
         if podset_updates and r.name in podset_updates:

@@ -168,12 +168,12 @@ def _prune_node(d: Domain, threshold: int, leader_required: bool) -> None:
 
 
 def _prune(domains: list[Domain], threshold: int, slice_size: int, slice_level: int, level: int,
-           leader_required: bool) -> None:
+           leader_required: bool, seams) -> None:
     for d in domains:
         for c in d.children:
             _prune_node(c, threshold, leader_required)
     for d in domains:
-        fill_in_counts_helper(d, slice_size, slice_level, level, None, leader_required)
+        fill_in_counts_helper(d, slice_size, slice_level, level, None, leader_required, seams)
         _prune_node(d, threshold, leader_required)
 
 
@@ -200,7 +200,7 @@ def find_best_domains(snap: Snapshot, params) -> tuple[list[Domain], int]:
         if threshold < best_threshold:
             continue
         _prune(candidates, threshold, params.slice_size, params.slice_level, params.requested_level,
-               params.leader_count > 0)
+               params.leader_count > 0, params.seams)
         fits_after, count_at_level, _, _ = evaluate_greedy(candidates, slice_count, params.leader_count)
         if not fits_after and with_reservation < threshold:
             if with_reservation <= 0 or with_reservation < best_threshold:
@@ -208,7 +208,7 @@ def find_best_domains(snap: Snapshot, params) -> tuple[list[Domain], int]:
             threshold = with_reservation
             candidates = [_clone(d, None) for d in siblings]
             _prune(candidates, threshold, params.slice_size, params.slice_level, params.requested_level,
-                   params.leader_count > 0)
+                   params.leader_count > 0, params.seams)
             fits_after, count_at_level, _, _ = evaluate_greedy(candidates, slice_count, params.leader_count)
         if not fits_after:
             continue

@@ -5,12 +5,13 @@ pruned tree."""
 
 from __future__ import annotations
 
-from . import release_variants
+from .seams import CONTRACT, Seams
 from .topology import Domain
 
 
 def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, level: int,
-                          slice_size_at_level: dict[int, int] | None, leader_required: bool) -> None:
+                          slice_size_at_level: dict[int, int] | None, leader_required: bool,
+                          seams: Seams = CONTRACT) -> None:
     if not domain.children:
         if level == slice_level:
             domain.slice_count = domain.pod_count // slice_size
@@ -25,7 +26,8 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
     leader_count = 0
     inner = slice_size_at_level.get(level + 1)
     for child in domain.children:
-        fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required)
+        fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
+                              seams)
         pods = child.pod_count
         pods_with_leader = child.pod_count_with_leader
         if inner is not None:
@@ -33,8 +35,7 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
             pods_with_leader = (pods_with_leader // inner) * inner
         children_capacity += pods
         slice_capacity += child.slice_count
-        if not leader_required or child.leader_count > 0 or \
-                release_variants.active(release_variants.LEADER_CAPACITY_V0_17):
+        if not leader_required or seams.holds_leader(child, 1):
             contributor = True
             diff = pods - pods_with_leader
             min_pod_diff = diff if min_pod_diff is None else min(min_pod_diff, diff)

@@ -24,6 +24,7 @@ from .objects import HOSTNAME, Assignment, Node, Taint
 from .placement import NotFit
 from .replacement import find_replacement
 from .resources import add
+from .seams import CONTRACT, Seams
 from .topology import usage_per_leaf
 from .validation import webhook_errors
 from .workload import to_requests
@@ -63,7 +64,8 @@ def _hostname_assignment(raw, field_: str) -> Assignment:
 
 
 class Simulation:
-    def __init__(self, input_: Mapping):
+    def __init__(self, input_: Mapping, seams: Seams = CONTRACT):
+        self.seams = seams
         self.common = parse_common(input_)
         if self.common.topology.levels[-1] != HOSTNAME:
             raise InvalidInput("topology", "hot swap needs kubernetes.io/hostname as the lowest level")
@@ -242,7 +244,7 @@ class Simulation:
     def snapshot(self):
         nodes = list(self.cluster.nodes.values())
         snap = topology.build(self.common.topology, self.common.flavor, nodes, self.common.pods,
-                              self.common.admitted)
+                              self.common.admitted, self.seams)
         for name, assignment in self.state.assignments.items():
             ps = self.requests[name]
             for leaf_id, usage in usage_per_leaf(snap, assignment.domains, ps.requests).items():
@@ -397,9 +399,9 @@ def _num(value: float):
     return int(value) if float(value).is_integer() else value
 
 
-def run(input_: Mapping) -> dict:
+def run(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     try:
-        sim = Simulation(input_)
+        sim = Simulation(input_, seams)
     except Refusal as exc:
         return exc.as_result()
     events = input_.get("events")

@@ -14,6 +14,7 @@ from .gates import MULTI_LAYER
 from .inputs import parse_common, parse_pod_sets, resolve_gates
 from .placement import untolerated_taint
 from .resources import add, count_in, plus_one_pod
+from .seams import CONTRACT, Seams
 
 
 def validate(input_: Mapping) -> dict:
@@ -102,7 +103,7 @@ def _leaves_under(domain):
         yield from _leaves_under(child)
 
 
-def assign(input_: Mapping) -> dict:
+def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     try:
         common = parse_common(input_)
     except Refusal as exc:
@@ -111,7 +112,7 @@ def assign(input_: Mapping) -> dict:
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
     pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
-    return assign_pod_sets(common, pod_sets)
+    return assign_pod_sets(common, pod_sets, seams=seams)
 
 
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {

@@ -5,7 +5,7 @@ domain's label path, so every order is total and deterministic."""
 
 from __future__ import annotations
 
-from . import release_variants
+from .seams import CONTRACT, Seams
 from .topology import Domain
 
 
@@ -22,11 +22,11 @@ def sorted_domains_with_leader(domains: list[Domain], least_free: bool) -> list[
                                           d.pod_count_with_leader, d.values))
 
 
-def _best_fit_by(domains: list[Domain], needed: int, count_of, leader_count: int) -> Domain:
+def _best_fit_by(domains: list[Domain], needed: int, count_of, leader_count: int, seams: Seams) -> Domain:
     best = domains[0]
     best_count = None
     for domain in domains:
-        if domain.leader_count < leader_count and not release_variants.active(release_variants.LEADER_CAPACITY_V0_17):
+        if not seams.holds_leader(domain, leader_count):
             continue
         count = count_of(domain)
         if count >= needed and (best_count is None or count < best_count):
@@ -34,13 +34,14 @@ def _best_fit_by(domains: list[Domain], needed: int, count_of, leader_count: int
     return best if best_count is not None else domains[0]
 
 
-def best_fit_domain(domains: list[Domain], count: int, leader_count: int) -> Domain:
+def best_fit_domain(domains: list[Domain], count: int, leader_count: int, seams: Seams = CONTRACT) -> Domain:
     if leader_count > 0:
-        return _best_fit_by(domains, count, lambda d: d.pod_count_with_leader, leader_count)
-    return _best_fit_by(domains, count, lambda d: d.pod_count, leader_count)
+        return _best_fit_by(domains, count, lambda d: d.pod_count_with_leader, leader_count, seams)
+    return _best_fit_by(domains, count, lambda d: d.pod_count, leader_count, seams)
 
 
-def best_fit_domain_for_slices(domains: list[Domain], slice_count: int, leader_count: int) -> Domain:
+def best_fit_domain_for_slices(domains: list[Domain], slice_count: int, leader_count: int,
+                               seams: Seams = CONTRACT) -> Domain:
     if leader_count > 0:
-        return _best_fit_by(domains, slice_count, lambda d: d.slice_count_with_leader, leader_count)
-    return _best_fit_by(domains, slice_count, lambda d: d.slice_count, leader_count)
+        return _best_fit_by(domains, slice_count, lambda d: d.slice_count_with_leader, leader_count, seams)
+    return _best_fit_by(domains, slice_count, lambda d: d.slice_count, leader_count, seams)

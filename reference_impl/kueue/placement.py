@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import balanced, messages, release_variants
+from . import balanced, messages
 from .annotations import TopologyRequest
 from .domain_counts import fill_in_counts_helper
 from .gates import BALANCED, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
 from .ordering import best_fit_domain, best_fit_domain_for_slices, sorted_domains, sorted_domains_with_leader
 from .resources import Requests, count_in, plus_one_pod, sub
+from .seams import CONTRACT, Seams, prioritize_leader_domain
 from .topology import Domain, Snapshot
 
 
@@ -49,6 +50,7 @@ class Params:
     slice_size_at_level: dict[int, int]
     layers: list                              # multi-layer constraints, [] for one layer
     stats: messages.ExclusionStats
+    seams: Seams = CONTRACT
 
 
 def _level_key(snap: Snapshot, ps: PodSetRequest) -> str | None:
@@ -117,7 +119,7 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
         domain.pod_count_with_leader = count_in(worker_req, remaining)[0]
     for root in snap.roots:
         fill_in_counts_helper(root, params.slice_size, params.slice_level, 0, params.slice_size_at_level,
-                              params.leader_count > 0)
+                              params.leader_count > 0, params.seams)
 
 
 def _not_fit(snap: Snapshot, params: Params, level_idx: int, fit: int, needed: int) -> NotFit:
@@ -157,7 +159,7 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
     slices_needed = params.count // params.slice_size
     best_fit = not params.least_free
     if best_fit and top.slice_count_with_leader >= slices_needed and top.leader_count >= params.leader_count:
-        top = best_fit_domain_for_slices(ordered, slices_needed, params.leader_count)
+        top = best_fit_domain_for_slices(ordered, slices_needed, params.leader_count, params.seams)
     if params.least_free:
         for candidate in ordered:
             capacity = candidate.slice_count
@@ -182,7 +184,7 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
         while remaining_leaders > 0 and idx < len(ordered) and ordered[idx].leader_count > 0:
             domain = ordered[idx]
             if best_fit and domain.slice_count_with_leader >= remaining:
-                domain = best_fit_domain_for_slices(ordered[idx:], remaining, remaining_leaders)
+                domain = best_fit_domain_for_slices(ordered[idx:], remaining, remaining_leaders, params.seams)
             results.append(domain)
             remaining_leaders -= domain.leader_count
             remaining -= domain.slice_count_with_leader
@@ -194,7 +196,7 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
         while remaining > 0 and i < len(rest):
             domain = rest[i]
             if best_fit and domain.slice_count >= remaining:
-                domain = best_fit_domain_for_slices(rest[i:], remaining, 0)
+                domain = best_fit_domain_for_slices(rest[i:], remaining, 0, params.seams)
             results.append(domain)
             remaining -= domain.slice_count
             i += 1
@@ -204,36 +206,17 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
     return level_idx, [top]
 
 
-def prioritize_leader_domain(domains: list[Domain], count: int, leader_count: int, slice_size: int,
-                             slices: bool) -> list[Domain]:
-    if leader_count == 0 or len(domains) < 2:
-        return domains
-    required = count // slice_size if slices else count
-    available = sum(d.slice_count if slices else d.pod_count for d in domains)
-    for i, domain in enumerate(domains):
-        if domain.leader_count < leader_count:
-            continue
-        penalty = (domain.slice_count - domain.slice_count_with_leader) if slices else (
-            domain.pod_count - domain.pod_count_with_leader)
-        if available - penalty < required:
-            continue
-        if i == 0:
-            return domains
-        return [domain] + domains[:i] + domains[i + 1:]
-    return domains
-
-
 def _consume_with_leaders(domain: Domain, remaining_domains: list[Domain], remaining: list[int], least_free: bool,
-                          slice_size: int, slices: bool) -> tuple[Domain, bool]:
+                          slice_size: int, slices: bool, seams: Seams) -> tuple[Domain, bool]:
     # `remaining` is [units, leaders], updated in place
     def with_leader(d):
         return d.slice_count_with_leader if slices else d.pod_count_with_leader
 
     if not least_free and with_leader(domain) >= remaining[0] and domain.leader_count >= remaining[1]:
         if slices:
-            domain = best_fit_domain_for_slices(remaining_domains, remaining[0], remaining[1])
+            domain = best_fit_domain_for_slices(remaining_domains, remaining[0], remaining[1], seams)
         else:
-            domain = best_fit_domain(remaining_domains, remaining[0], remaining[1])
+            domain = best_fit_domain(remaining_domains, remaining[0], remaining[1], seams)
     wl = with_leader(domain)
     if wl >= remaining[0] and domain.leader_count >= remaining[1]:
         if slices:
@@ -241,59 +224,27 @@ def _consume_with_leaders(domain: Domain, remaining_domains: list[Domain], remai
         domain.leader_count = remaining[1]
         domain.pod_count = remaining[0] * slice_size
         return domain, True
-    if release_variants.active(release_variants.LEADER_DESCENT_V0_17):
-        return _consume_with_leaders_v0_17(domain, wl, remaining, slice_size, slices), False
-    if wl > remaining[0]:
-        wl = remaining[0]
-    if slices:
-        domain.slice_count_with_leader = wl
-        domain.slice_count = wl
-    else:
-        domain.pod_count_with_leader = wl
-    if domain.leader_count > remaining[1]:
-        domain.leader_count = remaining[1]
-    domain.pod_count = wl * slice_size
-    remaining[1] -= domain.leader_count
-    remaining[0] -= wl
-    return domain, False
-
-
-def _consume_with_leaders_v0_17(domain: Domain, wl: int, remaining: list[int], slice_size: int,
-                                slices: bool) -> Domain:
-    if slices:
-        wl = min(wl, remaining[0])
-        domain.slice_count_with_leader = wl
-        domain.leader_count = min(domain.leader_count, remaining[1])
-        domain.pod_count = wl * slice_size
-        remaining[1] -= domain.leader_count
-        remaining[0] -= wl
-        return domain
-    remaining[0] -= wl
-    remaining[1] -= domain.leader_count
-    domain.pod_count_with_leader = min(wl, remaining[0])
-    domain.leader_count = min(domain.leader_count, remaining[1])
-    return domain
+    return seams.leader_shortfall(domain, wl, remaining, slice_size, slices), False
 
 
 def update_counts_to_minimum(domains: list[Domain], count: int, leader_count: int, slice_size: int,
-                             least_free: bool, slices: bool) -> list[Domain]:
+                             least_free: bool, slices: bool, seams: Seams = CONTRACT) -> list[Domain]:
     """Give each domain, in order, as many units (slices or pods) as it can take
     until `count` is covered; BestFit swaps the last one for the tightest fit."""
-    if not release_variants.active(release_variants.LEADER_DESCENT_V0_17):
-        domains = prioritize_leader_domain(domains, count, leader_count, slice_size, slices)
+    domains = seams.leader_order(domains, count, leader_count, slice_size, slices)
     result: list[Domain] = []
     remaining = [count // slice_size if slices else count, leader_count]
     best_fit = not least_free
     for i, dom in enumerate(domains):
         if remaining[1] > 0:
-            d, completed = _consume_with_leaders(dom, domains[i:], remaining, least_free, slice_size, slices)
+            d, completed = _consume_with_leaders(dom, domains[i:], remaining, least_free, slice_size, slices, seams)
             result.append(d)
             if completed:
                 return result
             continue
         if slices:
             if best_fit and dom.slice_count >= remaining[0]:
-                dom = best_fit_domain_for_slices(domains[i:], remaining[0], 0)
+                dom = best_fit_domain_for_slices(domains[i:], remaining[0], 0, seams)
             dom.leader_count = 0
             if dom.slice_count >= remaining[0]:
                 dom.pod_count = remaining[0] * slice_size
@@ -305,7 +256,7 @@ def update_counts_to_minimum(domains: list[Domain], count: int, leader_count: in
             result.append(dom)
             continue
         if best_fit and dom.pod_count >= remaining[0]:
-            dom = best_fit_domain(domains[i:], remaining[0], 0)
+            dom = best_fit_domain(domains[i:], remaining[0], 0, seams)
         dom.leader_count = 0
         if dom.pod_count >= remaining[0]:
             dom.pod_count = remaining[0]
@@ -379,7 +330,8 @@ def find_topology_assignment(snap: Snapshot, workers: PodSetRequest, leader: Pod
         requested_level=requested_level, slice_level=slice_level,
         required=request is not None and request.required is not None,
         unconstrained=unconstrained, least_free=unconstrained and gates.enabled(PROFILE_MIXED),
-        slice_size_at_level=at_level, layers=layers if at_level else [], stats=messages.ExclusionStats())
+        slice_size_at_level=at_level, layers=layers if at_level else [], stats=messages.ExclusionStats(),
+        seams=snap.seams)
 
     _fill_in_counts(snap, workers, leader, params, assumed, replacement_domain)
 
@@ -397,13 +349,13 @@ def find_topology_assignment(snap: Snapshot, workers: PodSetRequest, leader: Pod
         fit_level, fit = _find_level_with_fit_domains(snap, requested_level, params)
 
     fit = update_counts_to_minimum(fit, params.count, params.leader_count, params.slice_size,
-                                   params.least_free, True)
+                                   params.least_free, True, params.seams)
     level = fit_level
     last = len(snap.levels) - 1
     while level < min(last, params.slice_level) and not use_balanced:
         lower = sorted_domains([c for d in fit for c in d.children], params.least_free)
         fit = update_counts_to_minimum(lower, params.count, params.leader_count, params.slice_size,
-                                       params.least_free, True)
+                                       params.least_free, True, params.seams)
         level += 1
     while level < last:
         size_here = params.slice_size
@@ -417,7 +369,7 @@ def find_topology_assignment(snap: Snapshot, workers: PodSetRequest, leader: Pod
                     child.slice_count = child.pod_count // size_here
                     child.slice_count_with_leader = child.pod_count_with_leader // size_here
             next_fit.extend(update_counts_to_minimum(lower, domain.pod_count, domain.leader_count, size_here,
-                                                     params.least_free, size_here > 1))
+                                                     params.least_free, size_here > 1, params.seams))
         fit = next_fit
         level += 1
 

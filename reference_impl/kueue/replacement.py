@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 
-from . import release_variants
 from .annotations import SliceLayer
 from .gates import Gates
 from .objects import Assignment
@@ -65,10 +64,7 @@ def required_replacement_domain(snap: Snapshot, ps: PodSetRequest, remaining, mi
     leaf = _leaf_domain(snap, remaining[0][0])
     if leaf is None:
         return ""
-    if (release_variants.active(release_variants.HOSTNAME_REPLACEMENT_DOMAIN_V0_17)
-            and level == len(snap.levels) - 1 and len(snap.levels) > 1):
-        return leaf.values[-1]
-    return _ancestor(leaf, len(snap.levels) - 1 - level).path_id()
+    return snap.seams.required_domain_id(snap, _ancestor(leaf, len(snap.levels) - 1 - level), level)
 
 
 def merge(snap: Snapshot, a: Assignment, b: Assignment) -> Assignment:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .objects import HOSTNAME, AdmittedPodSet, Node, Pod, ResourceFlavor, Topology, is_tas_pod
 from .resources import Requests, add, plus_one_pod, sub
+from .seams import CONTRACT, Seams
 
 
 @dataclass(eq=False)
@@ -89,6 +90,7 @@ class Snapshot:
     leaves: dict[str, Leaf]                   # leaf id -> leaf
     node_to_leaf: dict[str, str]              # node name -> leaf id
     excluded: dict[str, str]                  # node name -> reason
+    seams: Seams = CONTRACT                   # the rules placements on it follow (seams.py)
 
     @property
     def name(self) -> str:
@@ -109,7 +111,7 @@ class Snapshot:
 
 
 def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: list[Pod] = (),
-          admitted: list[list[AdmittedPodSet]] = ()) -> Snapshot:
+          admitted: list[list[AdmittedPodSet]] = (), seams: Seams = CONTRACT) -> Snapshot:
     levels = topology.levels
     lowest_is_hostname = levels[-1] == HOSTNAME
     per_level: list[dict[str, Domain]] = [dict() for _ in levels]
@@ -145,7 +147,7 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
         node_to_leaf[node.name] = parent.id
     snapshot = Snapshot(topology=topology, flavor=flavor, levels=levels, lowest_is_hostname=lowest_is_hostname,
                         roots=roots, domains_per_level=per_level, leaves=leaves, node_to_leaf=node_to_leaf,
-                        excluded=excluded)
+                        excluded=excluded, seams=seams)
     for pod in pods:
         if pod.node_name is None or pod.phase in ("Succeeded", "Failed") or is_tas_pod(pod):
             continue

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import release_variants
 from .annotations import TopologyRequest, build_request
 from .gates import MULTI_LAYER, Gates
 from .objects import Assignment, PodSet
@@ -76,7 +75,7 @@ def assign(snap: Snapshot, requests: list[PodSetRequest], gates: Gates,
                 results[r.name].message = exc.message
             failed = True
             continue
-        with_pod_slots = not release_variants.active(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS)
+        with_pod_slots = snap.seams.pod_slots_in_podset_usage
         for r in group:
             results[r.name].assignment = assignments[r.name]
             for leaf_id, usage in usage_per_leaf(snap, assignments[r.name].domains, r.requests,

@@ -15,9 +15,10 @@ from conformance import expectations as expectations_mod
 from conformance import schemas
 from conformance.adapters.base import Response
 from conformance.cli import main
-from conformance.fuzz import strategies, summary
+from conformance.fuzz import known, strategies, summary
+from conformance.fuzz.claims import KnownDifference
 from conformance.fuzz.differential import fuzz_operation
-from conformance.fuzz.known import KNOWN, KnownDifference, for_operation
+from conformance.fuzz.known import for_operation
 from conformance.paths import corpus_dir, expectations_dir
 from reference_impl import dispatch
 
@@ -146,14 +147,72 @@ def test_a_known_difference_never_excuses_a_transport_fault():
 
 def test_every_declared_known_difference_is_a_corpus_case_expected_to_fail_for_its_release():
     corpus = corpus_mod.load(corpus_dir())
-    for difference in KNOWN:
-        assert difference.case in corpus.all_ids, difference.case
-        assert (difference.component, difference.operation) in strategies.VALID
-        path = expectations_dir() / f"{difference.implementation}-{difference.version}.yaml"
+    declared = 0
+    for path in sorted(expectations_dir().glob("*.yaml")):
         loaded, problems = expectations_mod.load(path)
         assert problems == []
-        entry = loaded.entry_for(difference.case)
-        assert entry is not None and entry.outcome in ("fail", "error"), (difference.case, path)
+        assert known.check(loaded, corpus.all_ids, set(strategies.VALID)) == []
+        for difference in known.differences(loaded):
+            declared += 1
+            assert difference.case in corpus.all_ids, difference.case
+            assert (difference.component, difference.operation) in strategies.VALID
+            entry = loaded.entry_for(difference.case)
+            assert entry is not None and entry.outcome in ("fail", "error"), (difference.case, path)
+    assert declared > 0
+
+
+def test_a_fuzz_block_naming_nothing_known_is_reported_by_name(tmp_path):
+    path = tmp_path / "koordinator-v1.8.0.yaml"
+    path.write_text("""implementation: koordinator
+version: v1.8.0
+entries:
+  - match: koord.merge.equal-width-higher-score-mask-order
+    outcome: fail
+    reason: a reason long enough
+    fuzz:
+      - operations: [koordinator.merge, koordinator.nothing]
+        model: [lower-mask-before-score, no-such-behaviour]
+  - match: "koord.device-request.fractional.*"
+    outcome: fail
+    reason: a reason long enough
+    fuzz:
+      - operations: [koordinator.filter]
+        rewrite: no-such-rewrite
+        when: no-such-guard
+  - match: koord.merge.equal-width-higher-score-mask-order
+    outcome: fail
+    reason: a reason long enough
+    fuzz:
+      - operations: [koordinator.merge]
+        case: koord.no-such-case
+        predicate: negative-pod-count
+""")
+    loaded, problems = expectations_mod.load(path)
+    assert problems == []
+    corpus = corpus_mod.load(corpus_dir())
+    found = known.check(loaded, corpus.all_ids, set(strategies.VALID))
+    messages = "\n".join(p.message for p in found)
+    for named in ("no-such-behaviour", "koordinator.nothing", "no-such-rewrite", "no-such-guard",
+                  "needs `case`", "koord.no-such-case"):
+        assert named in messages
+    assert {p.rule for p in found} == {"fuzz-name", "fuzz-operation", "fuzz-case"}
+    assert all(p.line is not None for p in found)
+
+
+def test_a_fuzz_block_with_two_ways_of_recognising_is_refused_by_the_schema(tmp_path):
+    path = tmp_path / "e.yaml"
+    path.write_text("""implementation: koordinator
+entries:
+  - match: koord.merge.equal-width-higher-score-mask-order
+    outcome: fail
+    reason: a reason long enough
+    fuzz:
+      - operations: [koordinator.merge]
+        model: [lower-mask-before-score]
+        predicate: negative-pod-count
+""")
+    _, problems = expectations_mod.load(path)
+    assert problems and problems[0].pointer.startswith("/entries/0/fuzz/0")
 
 
 def test_the_summary_adds_up_every_run_below_a_folder(tmp_path):

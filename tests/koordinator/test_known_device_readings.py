@@ -11,9 +11,9 @@ import json
 import pytest
 
 from conformance import corpus as corpus_mod
-from conformance.fuzz import known
+from conformance.fuzz import known, recognisers
 from conformance.paths import corpus_dir
-from reference_impl.koordinator import release_variants
+from conformance.releases.koordinator_v1_8 import MODEL
 
 from .helpers import DEVICE_HINT, run
 
@@ -40,7 +40,7 @@ def _difference(case_prefix: str, operation: str):
                                  '{"2": [{"minors": [0, 1], "allocationScore": "high"}]}',
                                  '{"2": [{"minors": [0, 1], "ringBusBandwidth": "wide"}]}', '{"1": ["0"]}'])
 def test_tables_v1_8_cannot_decode(raw):
-    assert known._partition_table_undecodable_v1_8(raw)
+    assert recognisers.partition_table_undecodable(raw)
 
 
 @pytest.mark.parametrize("raw", ['{"2": [{"minors": [0, 1], "allocationScore": 1}]}',
@@ -48,7 +48,7 @@ def test_tables_v1_8_cannot_decode(raw):
                                  '{"2": [{"minors": [0]}]}', '{"2": null}',
                                  '{"2": [{"minors": [0, 1], "ringBusBandwidth": "400Gi"}]}'])
 def test_tables_v1_8_decodes(raw):
-    assert not known._partition_table_undecodable_v1_8(raw)
+    assert not recognisers.partition_table_undecodable(raw)
 
 
 @pytest.mark.parametrize("case", _cases("koord.partition-table.unreadable["), ids=lambda c: c.id)
@@ -85,15 +85,13 @@ def _device_scope_input(gpus: str, node_labels: dict) -> dict:
 def test_v1_8_device_scope_is_never_met_and_comes_after_honoured_partitions():
     one = _device_scope_input("1", {})
     assert run("filter", one)["fits"]
-    with release_variants.using(release_variants.DEVICE_SCOPE_NEVER_MET_V1_8):
-        assert run("filter", one)["reason"] == "InsufficientTopologyScopedDevices"
+    assert MODEL.run("filter", one, ["device-scope-never-met"])["reason"] == "InsufficientTopologyScopedDevices"
     # Honoured partitions on an H100 node, both GPUs in use by a placed pod.
     two = _device_scope_input("2", {"node.koordinator.sh/gpu-model": "H100",
                                     "node.koordinator.sh/gpu-partition-policy": "Honor"})
     two["node"]["pods"] = [{"name": "busy", "devices": {"gpu": [0]}}]
     assert run("filter", two)["reason"] == "InsufficientTopologyScopedDevices"
-    with release_variants.using(release_variants.DEVICE_SCOPE_NEVER_MET_V1_8):
-        assert run("filter", two)["reason"] == "InsufficientPartitionedGPUs"
+    assert MODEL.run("filter", two, ["device-scope-never-met"])["reason"] == "InsufficientPartitionedGPUs"
 
 
 def test_the_device_scope_difference_claims_the_release_answer_only():

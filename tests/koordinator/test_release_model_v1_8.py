@@ -1,14 +1,16 @@
-"""The v1.8.0 NodeNUMAResource and merge behaviours the reference reproduces only
-on request, on the corpus cases that pin them: off by default, and with each on
-the answer the case's notes derive for v1.8.0."""
+"""The v1.8.0 NodeNUMAResource and merge behaviours of the release model
+(conformance/releases/koordinator_v1_8.py), on the corpus cases that pin them:
+the reference alone follows the contract, and with each behaviour in its seams
+gives the answer the case's notes derive for v1.8.0."""
 
 from __future__ import annotations
 
 import pytest
 
 from conformance import corpus
+from conformance.releases.koordinator_v1_8 import MODEL
 from reference_impl import dispatch
-from reference_impl.koordinator import release_variants as rv
+from reference_impl.koordinator import seams
 
 
 @pytest.fixture(scope="module")
@@ -16,18 +18,17 @@ def cases():
     return {c.id: c for c in corpus.load().cases if c.component == "koordinator"}
 
 
-def _run(case, *variants):
-    with rv.using(*variants):
-        return dispatch.run("koordinator", case.operation, case.input)
+def _run(case, *behaviours):
+    return MODEL.run(case.operation, case.input, behaviours)
 
 
 def test_best_effort_is_scored_on_the_whole_node(cases):
     case = cases["koord.score.node.best-effort-numa-allocation"]
     assert _run(case)["nodes"][0]["score"] == 62
     # 16 CPUs / 64Gi with 6 / 16Gi requested: (62 + 75) / 2
-    assert _run(case, rv.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)["nodes"][0]["score"] == 68
+    assert _run(case, "best-effort-scored-before-merge")["nodes"][0]["score"] == 68
     # the NUMA scores are the hints', untouched
-    assert _run(case, rv.BEST_EFFORT_SCORED_NODE_WIDE_V1_8)["nodes"][0]["numaScores"] == {"0": 37, "1": 62, "0,1": 68}
+    assert _run(case, "best-effort-scored-before-merge")["nodes"][0]["numaScores"] == {"0": 37, "1": 62, "0,1": 68}
 
 
 def test_best_effort_cpu_binding_pod_counts_the_bound_cpus():
@@ -39,8 +40,7 @@ def test_best_effort_cpu_binding_pod_counts_the_bound_cpus():
     pod = {"labels": {"koordinator.sh/qosClass": "LSR"},
            "containers": [{"name": "app", "resources": {"requests": {"cpu": "4", "memory": "8Gi"},
                                                         "limits": {"cpu": "4", "memory": "8Gi"}}}]}
-    with rv.using(rv.BEST_EFFORT_SCORED_NODE_WIDE_V1_8):
-        row = dispatch.run("koordinator", "score", {"nodes": [node], "pod": pod})["nodes"][0]
+    row = MODEL.run("score", {"nodes": [node], "pod": pod}, ["best-effort-scored-before-merge"])["nodes"][0]
     # cpu: 4 bound by a, not the 2 + 3 requested, plus the pod's 4 of 16 -> 50;
     # memory 4 + 8 + 8 of 64Gi -> 68; (50 + 68) / 2
     assert row["score"] == 59
@@ -49,59 +49,64 @@ def test_best_effort_cpu_binding_pod_counts_the_bound_cpus():
 def test_placed_pods_unrecorded_without_cpu_topology(cases):
     case = cases["koord.filter.numa.placed-pods-without-cpu-topology"]
     assert _run(case)["hint"]["affinity"] == [1]
-    answer = _run(case, rv.PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8)
+    answer = _run(case, "placed-numa-unrecorded-without-cpu-topology")
     assert [h["score"] for h in answer["hints"]["cpu"]] == [62, 62, 81]
     assert answer["hint"]["affinity"] == [0]
     assert answer["numaResources"] == {"0": {"cpu": 4000, "memory": 8589934592}}
 
 
 def test_placed_pods_still_recorded_with_a_cpu_topology(cases):
-    """The same usage on a node with CPUs is counted with the variant on."""
+    """The same usage on a node with CPUs is counted with the behaviour in place."""
     case = cases["koord.score.node.best-effort-numa-allocation"]
-    assert _run(case, rv.PLACED_NUMA_UNRECORDED_WITHOUT_CPU_TOPOLOGY_V1_8) == _run(case)
+    assert _run(case, "placed-numa-unrecorded-without-cpu-topology") == _run(case)
 
 
 def test_node_bind_policy_trims_for_a_pod_without_cpu_request(cases):
     case = cases["koord.filter.numa.node-bind-policy-without-cpu-request"]
     assert [h["score"] for h in _run(case)["hints"]["memory"]] == [75, 87, 87]
-    answer = _run(case, rv.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8)
+    answer = _run(case, "node-bind-trims-without-cpu-request")
     assert [h["score"] for h in answer["hints"]["memory"]] == [62, 87, 81]
     assert answer["hint"]["affinity"] == [1] and answer["fits"] is True
 
 
-def test_node_bind_policy_without_cpu_topology_refuses_with_the_variant():
+def test_node_bind_policy_without_cpu_topology_refuses_with_the_behaviour():
     data = {"node": {"labels": {"node.koordinator.sh/numa-topology-policy": "Restricted",
                                 "node.koordinator.sh/cpu-bind-policy": "FullPCPUsOnly"},
                      "numaNodes": [{"id": 0, "memory": "32Gi", "cpu": "4"}]},
             "pod": {"containers": [{"name": "app", "resources": {"requests": {"memory": "8Gi"},
                                                                  "limits": {"memory": "8Gi"}}}]}}
     assert dispatch.run("koordinator", "filter", data)["fits"] is True
-    with rv.using(rv.NODE_BIND_TRIMS_WITHOUT_CPU_REQUEST_V1_8):
-        answer = dispatch.run("koordinator", "filter", data)
+    answer = MODEL.run("filter", data, ["node-bind-trims-without-cpu-request"])
     assert (answer["fits"], answer["reason"], answer["stage"]) == (False, "InsufficientNUMAResources", "Filter")
 
 
 def test_lower_mask_before_score(cases):
     case = cases["koord.merge.equal-width-higher-score-mask-order"]
     assert _run(case)["affinity"] == [0, 3]
-    assert _run(case, rv.LOWER_MASK_BEFORE_SCORE_V1_8)["affinity"] == [1, 2]
+    assert _run(case, "lower-mask-before-score")["affinity"] == [1, 2]
     # a later equal-width hint with a higher mask still wins on score
     later = {"policy": "BestEffort", "numaNodes": [0, 1],
              "providers": [{"cpu": [{"affinity": [0], "preferred": False, "score": 0},
                                     {"affinity": [1], "preferred": False, "score": 1}]}]}
-    with rv.using(rv.LOWER_MASK_BEFORE_SCORE_V1_8):
-        assert dispatch.run("koordinator", "merge", later)["affinity"] == [1]
+    assert MODEL.run("merge", later, ["lower-mask-before-score"])["affinity"] == [1]
 
 
-def test_variants_are_off_by_default():
-    assert not any(rv.active(name) for name in rv.KNOWN)
-    with pytest.raises(ValueError):
-        with rv.using("no such behaviour"):
-            pass
+def test_the_reference_alone_follows_the_contract(cases):
+    """No seams given is the contract's seams, and a model with no behaviour
+    named answers as the reference does."""
+    case = cases["koord.merge.equal-width-higher-score-mask-order"]
+    assert dispatch.run("koordinator", "merge", case.input) == dispatch.run(
+        "koordinator", "merge", case.input, seams=seams.CONTRACT) == _run(case)
+    assert seams.Seams() == seams.CONTRACT
+
+
+def test_an_unknown_behaviour_is_refused_by_name():
+    with pytest.raises(KeyError, match="no such behaviour"):
+        MODEL.seams(["no such behaviour"])
 
 
 def test_cpu_bound_on_another_numa_node_counts_against_the_chosen_one(cases):
     case = cases["koord.score.node.numa-cpu-binding-pod-counts-bound-cpus-node-wide"]
     assert _run(case)["nodes"][0]["score"] == 75
     # NUMA 1 charged with the 2 CPUs bound on NUMA 0 plus the pod's 2: cpu 0, memory 100
-    assert _run(case, rv.NUMA_CPU_AS_BOUND_CPUS_V1_8)["nodes"][0]["score"] == 50
+    assert _run(case, "numa-cpu-as-bound-cpus")["nodes"][0]["score"] == 50

@@ -1,10 +1,13 @@
-"""Release behaviours the reference reproduces only on request."""
+"""The v0.17.0 behaviours of the release model (conformance/releases/kueue_v0_17.py):
+the reference alone follows the contract; with a behaviour in its seams it
+answers as the corpus case's notes derive for v0.17.0."""
 
 import pytest
 
 from conformance import corpus
+from conformance.releases.kueue_v0_17 import MODEL
 from reference_impl import dispatch
-from reference_impl.kueue import release_variants
+from reference_impl.kueue import seams
 
 
 def _case(case_id):
@@ -16,11 +19,10 @@ def test_pod_slots_between_podsets():
     (4 pods) does not fit; v0.17.0, not counting it, places all 4 on n0."""
     case = _case("kueue.capacity.pods-slots-used-by-an-earlier-podset")
     assert dispatch.run("kueue", "assign", case.input)["admitted"] is False
-    with release_variants.using(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS):
-        answer = dispatch.run("kueue", "assign", case.input)
+    answer = MODEL.run("assign", case.input, ["podset-usage-without-pod-slots"])
     assert answer["admitted"] is True
     assert [d["count"] for d in answer["podSets"][1]["topologyAssignment"]["domains"]] == [4]
-    assert not release_variants.active(release_variants.PODSET_USAGE_WITHOUT_POD_SLOTS)
+    assert dispatch.run("kueue", "assign", case.input, seams=seams.CONTRACT)["admitted"] is False
 
 
 def test_best_fit_without_the_leaders_room():
@@ -29,8 +31,7 @@ def test_best_fit_without_the_leaders_room():
     refuses the required group there, counting b2's 2 slots in the message."""
     case = _case("kueue.group.best-fit-domain-without-room-for-the-leader")
     assert dispatch.run("kueue", "assign", case.input)["admitted"] is True
-    with release_variants.using(release_variants.LEADER_CAPACITY_V0_17):
-        answer = dispatch.run("kueue", "assign", case.input)
+    answer = MODEL.run("assign", case.input, ["leader-capacity"])
     assert answer["admitted"] is False
     assert [p["notFit"]["message"] for p in answer["podSets"]] == [
         'topology "default" allows to fit only 2 out of 2 pod(s)'] * 2
@@ -41,13 +42,26 @@ def test_hostname_replacement_domain_by_leaf_id():
     deleted host's pod to the kept host n0; v0.17.0 matches no node and evicts."""
     case = _case("kueue.hotswap.required-hostname-replaced-on-the-remaining-host")
     assert dispatch.run("kueue", "hot_swap", case.input)["states"][0]["admitted"] is True
-    with release_variants.using(release_variants.HOSTNAME_REPLACEMENT_DOMAIN_V0_17):
-        state = dispatch.run("kueue", "hot_swap", case.input)["states"][0]
+    state = MODEL.run("hot_swap", case.input, ["hostname-replacement-domain"])["states"][0]
     assert (state["admitted"], state["evicted"]) == (False, True)
     failed = next(a for a in state["actions"] if a["type"] == "ReplacementFailed")
     assert failed["message"].endswith("excluded: topologyDomain: 2")
 
 
-def test_an_unknown_variant_is_refused():
-    with pytest.raises(ValueError, match="unknown release variants"), release_variants.using("v9: anything"):
-        pass
+def test_an_unknown_behaviour_is_refused_by_name():
+    with pytest.raises(KeyError, match="v9: anything"):
+        MODEL.seams(["v9: anything"])
+
+
+def test_leader_descent_without_the_leader_first():
+    """The leader on the rack's only GPU host: the contract's descent places the
+    leader's host first (5 workers there, 7 on the other); v0.17.0 fills the
+    other host first (8) and leaves 4 beside the leader."""
+    case = _case("kueue.group.leader-needs-gpu")
+
+    def workers(answer):
+        (group,) = [p for p in answer["podSets"] if p["name"] == "workers"]
+        return sorted(d["count"] for d in group["topologyAssignment"]["domains"])
+
+    assert workers(dispatch.run("kueue", "assign", case.input)) == [5, 7]
+    assert workers(MODEL.run("assign", case.input, ["leader-descent"])) == [4, 8]

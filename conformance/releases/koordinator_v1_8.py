@@ -1,0 +1,87 @@
+"""Koordinator v1.8.0's rules where they differ from the contract, as behaviours
+over reference_impl/koordinator/seams.py. Why each holds, and the corpus case
+pinning it, are in conformance/expectations/koordinator-v1.8.0.yaml."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from reference_impl.koordinator import seams
+from reference_impl.koordinator.annotations import LABEL_CPU_BIND_POLICY
+from reference_impl.koordinator.hints import Hint
+from reference_impl.koordinator.policy import node_bind_policy
+
+from .model import Behaviour, ReleaseModel, behaviours
+
+# Go's sort.Slice sorts up to this many elements by insertion sort; beyond it
+# the order of a position-keyed comparison depends on pattern-defeating
+# quicksort's pivots, which is not modelled.
+GO_INSERTION_SORT_LIMIT = 12
+
+
+class OrderNotModelled(ValueError):
+    pass
+
+
+def slice_position_order(nodes: Sequence[int], free: Mapping[int, int]) -> list[int]:
+    """The hint's nodes sorted by a comparison that reads the free amount of the
+    NUMA node whose id is the slice position compared, not of the node there."""
+    if len(nodes) > GO_INSERTION_SORT_LIMIT:
+        raise OrderNotModelled(f"{len(nodes)} NUMA nodes in one hint")
+    order = list(nodes)
+    # The comparison's keys stay with the positions while the elements move.
+    for i in range(1, len(order)):
+        j = i
+        while j > 0 and free.get(j, 0) < free.get(j - 1, 0):
+            order[j], order[j - 1] = order[j - 1], order[j]
+            j -= 1
+    return order
+
+
+def lower_mask_first(merged: Hint, best: Hint) -> bool:
+    return merged.affinity < best.affinity or merged.score > best.score
+
+
+def forced_by_node_label(node) -> str | None:
+    node_bind = node_bind_policy(node, node.labels.get(LABEL_CPU_BIND_POLICY, ""))
+    return {"FullPCPUsOnly": "FullPCPUs", "SpreadByPCPUs": "SpreadByPCPUs"}.get(node_bind)
+
+
+def gpu_device_scope_below_the_tree(device_type: str, scope: str | None) -> int:
+    if device_type == "gpu" and scope == "Device":
+        return seams.SCOPE_LEVEL["Device"] + 1
+    return seams.scope_level(device_type, scope)
+
+
+def _unmerged_when_best_effort(decision):
+    return {} if decision.resolution.policy == "BestEffort" else decision.numa
+
+
+MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, behaviours(
+    Behaviour("slice-position-split-order",
+              "a multi-NUMA split visits the nodes in the order of a position-keyed comparison",
+              {"split_order": slice_position_order}),
+    Behaviour("lower-mask-before-score",
+              "at equal width a lower mask replaces the best hint whatever its score",
+              {"replaces_at_equal_width": lower_mask_first}),
+    Behaviour("best-effort-scored-before-merge",
+              "a BestEffort pod is scored over the whole node, its CPU already requested counted as bound CPUs",
+              {"scored_numa": _unmerged_when_best_effort,
+               "cpu_requested_as_placed": lambda decision, over_numa: (
+                   not over_numa and decision.resolution.policy == "BestEffort")}),
+    Behaviour("numa-cpu-as-bound-cpus",
+              "on the chosen NUMA nodes the CPU already requested is the CPUs placed pods bound node-wide",
+              {"cpu_requested_as_placed": lambda decision, over_numa: over_numa}),
+    Behaviour("whole-node-cpu-as-bound-cpus",
+              "over the whole node the CPU already requested is the CPUs placed pods bound",
+              {"cpu_requested_as_placed": lambda decision, over_numa: not over_numa}),
+    Behaviour("placed-numa-unrecorded-without-cpu-topology",
+              "placed pods' NUMA allocations are not recorded on a node without a valid CPU topology",
+              {"placed_numa_recorded": lambda node: node.cpu_topology is not None and node.cpu_topology.is_valid()}),
+    Behaviour("node-bind-trims-without-cpu-request",
+              "a node-forced bind policy trims the NUMA nodes' CPU also for a pod that binds none",
+              {"forced_trim": forced_by_node_label}),
+    Behaviour("device-scope-never-met",
+              "requiredTopologyScope Device for GPUs is met by no subtree and not checked ahead of partitions",
+              {"scope_level": gpu_device_scope_below_the_tree}),
+))

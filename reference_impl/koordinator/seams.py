@@ -1,0 +1,87 @@
+"""Where an implementation may answer otherwise than the contract, as typed
+points of variation; each default is the rule docs/operations/koordinator.md
+states, and the reference run as it is uses only the defaults.
+
+A model of another implementation (kept with the conformance suite) replaces a field with
+`dataclasses.replace`, and the operations take the result as `seams=`. The
+parsed node carries the seams it is read under, so the NUMA accounting, the
+split, the device allocation and the node score reach them without a
+parameter on every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .hints import Hint
+
+# The node (node.Node) and the decision (pipeline.Decision) a seam is given; not
+# imported, since both modules build on this one.
+Node = Any
+Decision = Any
+
+# (the hint's NUMA nodes in id order, free amount of the resource per NUMA node) -> visiting order
+SplitOrder = Callable[[Sequence[int], Mapping[int, int]], list[int]]
+
+# The depth of each requiredTopologyScope in the device tree; a scope deeper than
+# "Device" is one no device subtree meets.
+SCOPE_LEVEL = {"Node": 1, "NUMANode": 2, "PCIe": 3, "Device": 4}
+
+
+def by_availability(nodes: Sequence[int], free: Mapping[int, int]) -> list[int]:
+    """The document's split order: fewest free of the resource first, ties by id."""
+    return sorted(nodes, key=lambda n: (free.get(n, 0), n))
+
+
+def score_then_lower_mask(merged: Hint, best: Hint) -> bool:
+    """Whether a merged hint replaces the best one of the same width: the higher
+    score wins, and only a tie falls back to the lower mask value."""
+    return merged.score > best.score or (merged.score == best.score and merged.affinity < best.affinity)
+
+
+def scope_level(device_type: str, scope: str | None) -> int:
+    return SCOPE_LEVEL.get(scope or "", 0)
+
+
+def placed_numa_recorded(node: Node) -> bool:
+    return True
+
+
+def no_forced_trim(node: Node) -> str | None:
+    """The bind policy a node forces on a pod that binds no CPUs when the NUMA
+    nodes' CPU is trimmed: none, such a pod takes no whole cores."""
+    return None
+
+
+def numa_of_the_decision(decision: Decision) -> Mapping[int, Mapping[str, int]]:
+    return decision.numa
+
+
+def cpu_requested_as_placed(decision: Decision, over_numa: bool) -> bool:
+    """Whether the node score of a pod given a CPU set counts, as CPU already
+    requested, the CPUs placed pods have bound instead of what they request:
+    not in the document."""
+    return False
+
+
+@dataclass(frozen=True)
+class Seams:
+    # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
+    replaces_at_equal_width: Callable[[Hint, Hint], bool] = score_then_lower_mask
+    # the order a multi-NUMA split visits the hint's NUMA nodes in
+    split_order: SplitOrder = by_availability
+    # whether placed pods' NUMA allocations count against the node's NUMA capacity
+    placed_numa_recorded: Callable[[Node], bool] = placed_numa_recorded
+    # the bind policy the NUMA nodes' CPU is trimmed by for a pod that binds no CPUs
+    forced_trim: Callable[[Node], str | None] = no_forced_trim
+    # the device tree level a requiredTopologyScope asks for (device type, scope)
+    scope_level: Callable[[str, str | None], int] = scope_level
+    # the NUMA nodes a node score is computed over; empty for the whole node
+    scored_numa: Callable[[Decision], Mapping[int, Mapping[str, int]]] = numa_of_the_decision
+    # whether the node score counts placed pods' bound CPUs as the CPU requested
+    cpu_requested_as_placed: Callable[[Decision, bool], bool] = cpu_requested_as_placed
+
+
+CONTRACT = Seams()
