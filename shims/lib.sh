@@ -3,6 +3,19 @@
 # (koordinator/build.sh, kueue/build.sh). Sourced, not run: the functions work
 # in the sourcing script's folder and stop it (set -e) on failure.
 
+# The committed go.sum is the whole dependency graph, and a release asking for
+# a newer Go must fail rather than download a toolchain.
+export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
+
+# shim_check_pin MODULE PINNED VERSION: stop unless go.mod's requirement
+# (PINNED) is the release the script pins (VERSION).
+shim_check_pin() {
+	if [[ "$2" != "$3" ]]; then
+		echo "build.sh: go.mod requires $1 $2 but build.sh pins $3" >&2
+		exit 1
+	fi
+}
+
 # shim_stamp VERSION SUM: a fingerprint of everything the build reads (the
 # release, this script and the caller's, the module files, the shim's and the
 # shared protocol module's sources, the overlay), so an unchanged build can be

@@ -20,13 +20,8 @@ source ../lib.sh
 KOORD_VERSION=v1.8.0
 KOORD_SUM='h1:CEMaFv6qru+arNhcdhkLP2Shxw77Heb6PSaXjHZ/t0I='
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
 pinned=$(awk '$1 == "require" && $2 == "github.com/koordinator-sh/koordinator" {print $3; exit}' go.mod)
-if [[ "$pinned" != "$KOORD_VERSION" ]]; then
-	echo "build.sh: go.mod requires github.com/koordinator-sh/koordinator $pinned but build.sh pins $KOORD_VERSION" >&2
-	exit 1
-fi
-
+shim_check_pin github.com/koordinator-sh/koordinator "$pinned" "$KOORD_VERSION"
 stamp=$(shim_stamp "$KOORD_VERSION" "$KOORD_SUM")
 if shim_is_current koordinator-shim "$stamp"; then
 	echo "build.sh: bin/koordinator-shim is up to date (github.com/koordinator-sh/koordinator $KOORD_VERSION)"

@@ -18,13 +18,8 @@ source ../lib.sh
 KUEUE_VERSION=v0.17.0
 KUEUE_SUM='h1:7hzb38M4eKGzYW+CFv2s1L+swzzacUCHOCXxZmAV90I='
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
 pinned=$(awk '$1 == "sigs.k8s.io/kueue" && $2 ~ /^v/ {print $2; exit}' go.mod)
-if [[ "$pinned" != "$KUEUE_VERSION" ]]; then
-	echo "build.sh: go.mod requires sigs.k8s.io/kueue $pinned but build.sh pins $KUEUE_VERSION" >&2
-	exit 1
-fi
-
+shim_check_pin sigs.k8s.io/kueue "$pinned" "$KUEUE_VERSION"
 stamp=$(shim_stamp "$KUEUE_VERSION" "$KUEUE_SUM")
 if shim_is_current kueue-shim "$stamp"; then
 	echo "build.sh: bin/kueue-shim is up to date (sigs.k8s.io/kueue $KUEUE_VERSION)"
