@@ -14,49 +14,20 @@
 # compile here; the binary downloads nothing when it runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+# shellcheck source=../lib.sh
+source ../lib.sh
 
 KOORD_VERSION=v1.8.0
 KOORD_SUM='h1:CEMaFv6qru+arNhcdhkLP2Shxw77Heb6PSaXjHZ/t0I='
 
-export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
 pinned=$(awk '$1 == "require" && $2 == "github.com/koordinator-sh/koordinator" {print $3; exit}' go.mod)
-if [[ "$pinned" != "$KOORD_VERSION" ]]; then
-	echo "build.sh: go.mod requires github.com/koordinator-sh/koordinator $pinned but build.sh pins $KOORD_VERSION" >&2
-	exit 1
-fi
-
-stamp=$({
-	echo "$KOORD_VERSION $KOORD_SUM $(go version)"
-	cat build.sh go.mod go.sum ./*.go ../protocol/go.mod ../protocol/*.go
-	find _upstream -type f -print0 | sort -z | xargs -0 cat
-} | sha256sum | cut -d' ' -f1)
-if [[ -x bin/koordinator-shim && -f bin/.stamp && "$(cat bin/.stamp)" == "$stamp" ]]; then
+shim_check_pin github.com/koordinator-sh/koordinator "$pinned" "$KOORD_VERSION"
+stamp=$(shim_stamp "$KOORD_VERSION" "$KOORD_SUM")
+if shim_is_current koordinator-shim "$stamp"; then
 	echo "build.sh: bin/koordinator-shim is up to date (github.com/koordinator-sh/koordinator $KOORD_VERSION)"
 	exit 0
 fi
 
-info=$(cd /tmp && GOFLAGS= go mod download -json "github.com/koordinator-sh/koordinator@$KOORD_VERSION")
-src=$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-sum=$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Sum": "\(.*\)",$/\1/p')
-if [[ "$sum" != "$KOORD_SUM" ]]; then
-	echo "build.sh: github.com/koordinator-sh/koordinator@$KOORD_VERSION has sum $sum, expected $KOORD_SUM" >&2
-	exit 1
-fi
-
-copy=build/koordinator
-if [[ ! -f "$copy/.source" || "$(cat "$copy/.source")" != "$KOORD_VERSION $KOORD_SUM" ]]; then
-	rm -rf "$copy"
-	mkdir -p build
-	cp -R "$src" "$copy"
-	chmod -R u+w "$copy"
-	echo "$KOORD_VERSION $KOORD_SUM" > "$copy/.source"
-fi
-(cd _upstream && find . -type f) | while read -r f; do
-	mkdir -p "$copy/$(dirname "$f")"
-	cp "_upstream/$f" "$copy/$f"
-done
-
-mkdir -p bin
-go build -trimpath -o bin/koordinator-shim .
-echo "$stamp" > bin/.stamp
+upstream_copy github.com/koordinator-sh/koordinator "$KOORD_VERSION" "$KOORD_SUM" build/koordinator
+shim_build koordinator-shim "$stamp"
 echo "build.sh: built bin/koordinator-shim against github.com/koordinator-sh/koordinator $KOORD_VERSION"

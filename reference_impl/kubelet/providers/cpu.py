@@ -3,8 +3,7 @@ with integer CPU requests."""
 
 from __future__ import annotations
 
-from ...numa import bitmask
-from ..hints import TopologyHint, utilisation_score
+from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, guaranteed_cpus
 from . import AllocationError
@@ -66,24 +65,8 @@ class CPUManager:
         reusable_nodes = {st.cpu_node[cpu] for cpu in reusable}
         allocatable = {n: st.allocatable_cpus([n]) for n in self.nodes}
         assigned = {n: st.assigned_cpus([n]) for n in self.nodes}
-        min_size = len(self.nodes)
-        found: list[int] = []
-        for mask in bitmask.iterate_masks(self.nodes):
-            members = bitmask.bits(mask)
-            size = len(members)
-            if sum(capacity[n] for n in members) >= request and size < min_size:
-                min_size = size
-            if any(not mask >> n & 1 for n in reusable_nodes):
-                continue
-            if len(reusable) + sum(free[n] for n in members) < request:
-                continue
-            found.append(mask)
-        out = []
-        for mask in found:
-            members = bitmask.bits(mask)
-            score = utilisation_score(sum(assigned[n] for n in members), sum(allocatable[n] for n in members))
-            out.append(TopologyHint(mask, mask.bit_count() == min_size, score))
-        return out
+        return mask_hints(self.nodes, request, capacity=capacity, free=free, reusable_nodes=reusable_nodes,
+                          reusable=len(reusable), used=assigned, allocatable=allocatable)
 
     # --- allocation -----------------------------------------------------
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:

@@ -4,8 +4,7 @@ report, as a hint provider."""
 from __future__ import annotations
 
 from ... import quantity
-from ...numa import bitmask
-from ..hints import TopologyHint, utilisation_score
+from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, pod_level
 from . import AllocationError
@@ -76,24 +75,9 @@ class DeviceManager:
         # masks are built from the NUMA nodes that host this resource's devices
         # only: a node without any adds nothing a hint could use
         nodes = sorted({node for node in where.values() if node is not None and node in total}) or self.nodes
-        min_size = len(nodes)
-        found = []
-        for mask in bitmask.iterate_masks(nodes):
-            members = bitmask.bits(mask)
-            if sum(total[n] for n in members) >= request and len(members) < min_size:
-                min_size = len(members)
-            if any(not mask >> n & 1 for n in reusable_nodes):
-                continue
-            matching = sum(1 for d in reusable if where.get(d) is not None) + sum(free[n] for n in members)
-            if matching < request:
-                continue
-            found.append(mask)
-        out = []
-        for mask in found:
-            members = bitmask.bits(mask)
-            score = utilisation_score(sum(used[n] for n in members), sum(total[n] for n in members))
-            out.append(TopologyHint(mask, mask.bit_count() == min_size, score))
-        return out
+        reusable_with_topology = sum(1 for d in reusable if where.get(d) is not None)
+        return mask_hints(nodes, request, capacity=total, free=free, reusable_nodes=reusable_nodes,
+                          reusable=reusable_with_topology, used=used, allocatable=total)
 
     # --- allocation -----------------------------------------------------
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:

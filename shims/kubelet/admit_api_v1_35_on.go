@@ -1,4 +1,4 @@
-//go:build kubelet_v1_35
+//go:build !kubelet_v1_34
 
 package main
 
@@ -16,55 +16,18 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm/devicemanager"
 	plugin "k8s.io/kubernetes/pkg/kubelet/cm/devicemanager/plugin/v1beta1"
 	"k8s.io/kubernetes/pkg/kubelet/cm/memorymanager"
-	memstate "k8s.io/kubernetes/pkg/kubelet/cm/memorymanager/state"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
-	"k8s.io/kubernetes/pkg/kubelet/lifecycle"
 	"k8s.io/utils/cpuset"
 	"topoconf/shims/kubelet/cadvisorapi"
 )
 
-// The manager entry points admission drives, as v1.35 exports them
-// (see admit_api_v1_37.go).
-//
-// v1.35: as v1.36, without the pod-scope AllocatePod and the admission
-// operation.
-
-func (s *affinityStore) GetAffinity(podUID, containerName string) topologymanager.TopologyHint {
-	return s.affinity(klog.Background(), podUID, containerName)
-}
-
-func (o *observed) GetTopologyHints(p *v1.Pod, c *v1.Container) map[string][]topologymanager.TopologyHint {
-	return o.inner.GetTopologyHints(p, c)
-}
-func (o *observed) GetPodTopologyHints(p *v1.Pod) map[string][]topologymanager.TopologyHint {
-	return o.inner.GetPodTopologyHints(p)
-}
-func (o *observed) Allocate(p *v1.Pod, c *v1.Container) error {
-	return o.allocate(p, c, func() error { return o.inner.Allocate(p, c) })
-}
-
-func tmAffinity(tm topologymanager.Manager, _ klog.Logger, podUID, containerName string) topologymanager.TopologyHint {
-	return tm.GetAffinity(podUID, containerName)
-}
-
-func tmAdmit(_ context.Context, tm topologymanager.Manager, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
-	return tm.Admit(&lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others})
-}
+// The manager entry points admission drives, as every release from v1.35 on
+// exports them (see admit_api_v1_37.go): the hint provider registration, the
+// device manager's start, stop and plugin calls, and the CPU and memory
+// managers take a logger or a context.
 
 func tmAddHintProvider(ctx context.Context, tm topologymanager.Manager, h topologymanager.HintProvider) {
 	tm.AddHintProvider(klog.FromContext(ctx), h)
-}
-
-func tmAddContainer(_ context.Context, tm topologymanager.Manager, pod *v1.Pod, c *v1.Container, id string) {
-	tm.AddContainer(pod, c, id)
-}
-
-func tmRemoveContainer(_ context.Context, tm topologymanager.Manager, id string) error {
-	return tm.RemoveContainer(id)
-}
-
-func newDeviceManager(_ context.Context, topology []cadvisorapi.Node, store topologymanager.Store) (*devicemanager.ManagerImpl, error) {
-	return devicemanager.NewManagerImpl(topology, store)
 }
 
 func startDeviceManager(ctx context.Context, dev *devicemanager.ManagerImpl, activePods func() []*v1.Pod) error {
@@ -73,10 +36,6 @@ func startDeviceManager(ctx context.Context, dev *devicemanager.ManagerImpl, act
 
 func stopDeviceManager(ctx context.Context, dev *devicemanager.ManagerImpl) error {
 	return dev.Stop(klog.FromContext(ctx))
-}
-
-func updateAllocatedDevices(_ context.Context, dev *devicemanager.ManagerImpl) {
-	dev.UpdateAllocatedDevices()
 }
 
 func connectPlugin(ctx context.Context, dev *devicemanager.ManagerImpl, resource string, p plugin.DevicePlugin) error {
@@ -115,18 +74,4 @@ func memAddContainer(ctx context.Context, mem memorymanager.Manager, pod *v1.Pod
 
 func memRemoveContainer(ctx context.Context, mem memorymanager.Manager, id string) error {
 	return mem.RemoveContainer(klog.FromContext(ctx), id)
-}
-
-func memoryBlocks(ctx context.Context, mem memorymanager.Manager, podUID, containerName string) []memstate.Block {
-	return mem.GetMemory(podUID, containerName)
-}
-
-// The providers' own Allocate and GetTopologyHints, called directly for the
-// baseline pods and the stale-state cleanup.
-func allocateFor(_ context.Context, p topologymanager.HintProvider, pod *v1.Pod, c *v1.Container) error {
-	return p.Allocate(pod, c)
-}
-
-func hintsFor(_ context.Context, p topologymanager.HintProvider, pod *v1.Pod, c *v1.Container) {
-	p.GetTopologyHints(pod, c)
 }
