@@ -19,6 +19,7 @@ from .pods import parse_pod
 from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
 from .refusals import UNKNOWN_POLICY
 from .startup import check_numa, effective_weights, numa_from, start
+from .supplied import SuppliedAdmission, parse_pod_names, parse_providers
 
 FEATURES: tuple[str, ...] = (
     "kubelet.merge",
@@ -43,6 +44,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.metrics.numa-score-selection",
     "kubelet.metrics.numa-container-count",
     "kubelet.merge-preferred",
+    "kubelet.admit-hints",
 )
 
 
@@ -76,24 +78,25 @@ def _hint(raw: object, field: str) -> TopologyHint:
 def _providers(raw: object) -> list:
     if not isinstance(raw, list):
         raise InvalidInput("providers", "a list with one entry per provider")
-    out = []
-    for i, provider in enumerate(raw):
-        if provider is None:
-            out.append(None)
-            continue
-        if not isinstance(provider, Mapping):
-            raise InvalidInput(f"providers/{i}", "null or a map of resource name to hint list")
-        resources = {}
-        for resource, hints in provider.items():
-            f = f"providers/{i}/{resource}"
-            if hints is None:
-                resources[resource] = None
-            elif isinstance(hints, list):
-                resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
-            else:
-                raise InvalidInput(f, "null or a list of hints")
-        out.append(resources)
-    return out
+    return [_provider_hints(provider, f"providers/{i}") for i, provider in enumerate(raw)]
+
+
+def _provider_hints(provider: object, field: str) -> dict | None:
+    """One provider's hints: null (a nil map) or resource -> null | [hint]."""
+    if provider is None:
+        return None
+    if not isinstance(provider, Mapping):
+        raise InvalidInput(field, "null or a map of resource name to hint list")
+    resources = {}
+    for resource, hints in provider.items():
+        f = f"{field}/{resource}"
+        if hints is None:
+            resources[resource] = None
+        elif isinstance(hints, list):
+            resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
+        else:
+            raise InvalidInput(f, "null or a list of hints")
+    return resources
 
 
 def _algorithm(raw: object) -> str:
@@ -203,8 +206,26 @@ def admit(input_: Mapping[str, Any]) -> dict:
     }
 
 
+def admit_hints(input_: Mapping[str, Any]) -> dict:
+    pod = parse_pod_names(input_.get("pod"))
+    providers = parse_providers(input_.get("providers"), pod, _provider_hints)
+    nodes, distances = numa_from(input_.get("numa"))
+    try:
+        started = start(
+            input_.get("kubernetesVersion"),
+            _mapping(input_.get("featureGates"), "featureGates"),
+            _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
+            nodes,
+            distances,
+        )
+    except Refusal as refusal:
+        return {"started": False, **refusal.as_result()}
+    return SuppliedAdmission(started, providers).admit(pod)
+
+
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict]] = {
     "merge": merge,
     "start": start_operation,
     "admit": admit,
+    "admit_hints": admit_hints,
 }
