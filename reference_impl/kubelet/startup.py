@@ -13,7 +13,7 @@ from . import gates as g
 from . import refusals as r
 from .options import PolicyOptions, parse_policy_options, scoring_active
 from .policies import FULL, NONE, POLICIES, Policy
-from .scopes import CONTAINER, SCOPES
+from .scopes import CONTAINER, POD, SCOPES
 
 
 @dataclass(frozen=True)
@@ -55,12 +55,12 @@ def check_numa(opts: PolicyOptions, nodes: Sequence[int], distances) -> None:
     if opts.prefer_closest and distances is None:
         raise Refusal(
             r.MISSING_NUMA_DISTANCES,
-            "cannot discover NUMA topology: error getting NUMA distances (prefer-closest-numa-nodes needs them)",
+            "cannot discover NUMA topology: error getting NUMA distances from cadvisor",
         )
     if len(nodes) > opts.max_allowable_numa_nodes:
         raise Refusal(
             r.TOO_MANY_NUMA_NODES,
-            f"unsupported on machines with more than {opts.max_allowable_numa_nodes} NUMA Nodes ({len(nodes)} found)",
+            f"unsupported on machines with more than {opts.max_allowable_numa_nodes} NUMA Nodes",
         )
 
 
@@ -91,12 +91,21 @@ def start(
     if policy_name is None:
         policy_name = NONE
     if policy_name not in POLICIES:
-        raise Refusal(r.UNKNOWN_POLICY, f"invalid configuration: topologyManagerPolicy {policy_name!r} must be one of {', '.join(POLICIES)}")
+        # the kubelet's configuration validation, word for word
+        raise Refusal(
+            r.UNKNOWN_POLICY,
+            f"invalid configuration: topologyManagerPolicy (--topology-manager-policy) {r.go_quote(str(policy_name))} "
+            f"must be one of: [{' '.join(r.go_quote(p) for p in POLICIES)}]",
+        )
     scope = config.get("topologyManagerScope", CONTAINER)
     if scope is None:
         scope = CONTAINER
     if scope not in SCOPES:
-        raise Refusal(r.UNKNOWN_SCOPE, f"invalid configuration: topologyManagerScope {scope!r} must be one of {', '.join(SCOPES)}")
+        raise Refusal(
+            r.UNKNOWN_SCOPE,
+            f"invalid configuration: topologyManagerScope (--topology-manager-scope) {r.go_quote(str(scope))} "
+            f'must be one of: "{CONTAINER}", or "{POD}"',
+        )
     raw_options = config.get("topologyManagerPolicyOptions") or {}
     if not isinstance(raw_options, Mapping):
         raise InvalidInput("kubeletConfiguration/topologyManagerPolicyOptions", "must map option names to string values")
