@@ -11,6 +11,7 @@ from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
+from .discovery import Machine
 from .hints import TopologyHint
 from .kubelet import Kubelet
 from .node import build_node
@@ -45,6 +46,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.metrics.numa-container-count",
     "kubelet.merge-preferred",
     "kubelet.admit-hints",
+    "kubelet.numa-discovery",
 )
 
 
@@ -141,6 +143,11 @@ def merge(input_: Mapping[str, Any]) -> dict:
 
 def start_operation(input_: Mapping[str, Any]) -> dict:
     nodes, distances = numa_from(input_["numa"]) if input_.get("numa") is not None else ([0], None)
+    machine = None
+    if input_.get("machine") is not None:
+        if input_.get("numa") is not None:
+            raise InvalidInput("machine", "give the topology either as numa or as machine, not both")
+        machine = Machine.parse(input_["machine"])
     try:
         started = start(
             input_.get("kubernetesVersion"),
@@ -148,6 +155,7 @@ def start_operation(input_: Mapping[str, Any]) -> dict:
             _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
             nodes,
             distances,
+            machine=machine,
         )
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}

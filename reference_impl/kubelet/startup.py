@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
-from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
 from . import refusals as r
+from .discovery import Machine
 from .options import PolicyOptions, parse_policy_options, scoring_active
 from .policies import FULL, NONE, POLICIES, Policy
 from .scopes import CONTAINER, POD, SCOPES
@@ -21,6 +21,9 @@ class Started:
     policy: Policy
     scope: str
     gates: g.Gates
+    # what NUMA discovery read (docs/operations/kubelet.md, start); None under
+    # policy none, which reads no NUMA information
+    discovered: dict | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -28,6 +31,7 @@ class Started:
             "policy": self.policy.name,
             "scope": self.scope,
             "options": self.policy.options.as_dict(self.policy.scoring_active),
+            "numa": self.discovered,
         }
 
 
@@ -51,8 +55,10 @@ def numa_from(raw: object, field: str = "numa") -> tuple[list[int], list[list[in
     return nodes, distances
 
 
-def check_numa(opts: PolicyOptions, nodes: Sequence[int], distances) -> None:
-    if opts.prefer_closest and distances is None:
+def check_numa(opts: PolicyOptions, nodes: Sequence[int], distances, missing: bool | None = None) -> None:
+    """`missing` (whether some node reports no distances) defaults to
+    `distances is None`."""
+    if opts.prefer_closest and (distances is None if missing is None else missing):
         raise Refusal(
             r.MISSING_NUMA_DISTANCES,
             "cannot discover NUMA topology: error getting NUMA distances from cadvisor",
@@ -75,8 +81,13 @@ def start(
     nodes: Sequence[int],
     distances: Sequence[Sequence[int]] | None,
     algorithm: str = FULL,
+    machine: Machine | None = None,
 ) -> Started:
-    """Raise Refusal when the kubelet would not start."""
+    """Raise Refusal when the kubelet would not start. `machine`, when given,
+    is the machine information itself and replaces `nodes` and `distances`."""
+    if machine is None:
+        machine = Machine.from_numa(nodes, distances)
+    nodes = machine.nodes
     gates = g.resolve(version, feature_gates)
     config = config or {}
     if not isinstance(config, Mapping):
@@ -114,14 +125,12 @@ def start(
             r.POLICY_OPTIONS_NOT_ENABLED,
             f"invalid configuration: topologyManagerPolicyOptions requires feature gate {g.POLICY_OPTIONS} enabled",
         )
-    numa = NUMAInfo.build(nodes, distances)
     if policy_name == NONE:
         opts = PolicyOptions()
-        return Started(Policy(NONE, numa, opts, False, {}, algorithm), scope, gates)
+        return Started(Policy(NONE, machine.numa_info(False), opts, False, {}, algorithm), scope, gates)
     opts = parse_policy_options(raw_options, gates)
-    check_numa(opts, nodes, distances)
-    if not opts.prefer_closest:
-        # distances are only read when prefer-closest asks for them
-        numa = NUMAInfo.build(nodes, None)
+    check_numa(opts, nodes, None, missing=machine.missing_distances)
+    # distances are only read when prefer-closest asks for them
+    numa = machine.numa_info(opts.prefer_closest)
     policy = Policy(policy_name, numa, opts, scoring_active(opts, gates), effective_weights(opts, gates), algorithm)
-    return Started(policy, scope, gates)
+    return Started(policy, scope, gates, machine.discovered(opts.prefer_closest))
