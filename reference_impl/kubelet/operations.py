@@ -47,6 +47,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.merge-preferred",
     "kubelet.admit-hints",
     "kubelet.numa-discovery",
+    "kubelet.restart",
 )
 
 
@@ -162,6 +163,9 @@ def start_operation(input_: Mapping[str, Any]) -> dict:
     return started.as_dict()
 
 
+# the restart event in an admit sequence
+RESTART = object()
+
 CPU_POLICIES = {"static": True, "none": False}
 MEMORY_POLICIES = {"Static": True, "None": False}
 
@@ -181,10 +185,14 @@ def admit(input_: Mapping[str, Any]) -> dict:
         raise InvalidInput("events", "a list of {admit: pod} / {remove: name}")
     pods = []
     for i, event in enumerate(events):
-        if not isinstance(event, Mapping) or len(event) != 1 or next(iter(event)) not in ("admit", "remove"):
-            raise InvalidInput(f"events/{i}", "each event is {admit: pod} or {remove: name}")
+        if not isinstance(event, Mapping) or len(event) != 1 or next(iter(event)) not in ("admit", "remove", "restart"):
+            raise InvalidInput(f"events/{i}", "each event is {admit: pod}, {remove: name} or {restart: true}")
         if "admit" in event:
             pods.append(parse_pod(event["admit"], f"events/{i}/admit"))
+        elif "restart" in event:
+            if event["restart"] is not True:
+                raise InvalidInput(f"events/{i}/restart", "a restart is {restart: true}")
+            pods.append(RESTART)
         else:
             if not isinstance(event["remove"], str):
                 raise InvalidInput(f"events/{i}/remove", "a pod name")
@@ -202,7 +210,9 @@ def admit(input_: Mapping[str, Any]) -> dict:
     kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy])
     results = []
     for item in pods:
-        if isinstance(item, str):
+        if item is RESTART:
+            kubelet.restart()
+        elif isinstance(item, str):
             kubelet.remove(item)
         else:
             results.append(kubelet.admit(item))

@@ -1,5 +1,5 @@
-"""admit_hints: bad input names its field, answers satisfy the schemas, and
-the kubelet's quoting of names and values."""
+"""admit_hints: bad input names its field, answers satisfy the schemas; the
+kubelet's quoting of names and values; the restart event's form."""
 
 import json
 import pathlib
@@ -68,3 +68,12 @@ def test_duplicate_container_names_are_invalid():
 def test_go_quote_escapes_as_go_does():
     assert go_quote("max-allowable-numa-nodes") == '"max-allowable-numa-nodes"'
     assert go_quote('a"b\\c\n\x01') == '"a\\"b\\\\c\\n\\x01"'
+
+
+def test_restart_event_must_be_true():
+    case = {"kubeletConfiguration": {"topologyManagerPolicy": "restricted"},
+            "node": {"numaNodes": [{"id": 0, "cpus": 2, "memory": "1Gi"}]},
+            "events": [{"restart": False}]}
+    with pytest.raises(InvalidInput) as err:
+        operations.admit(case)
+    assert err.value.field == "events/0/restart"
