@@ -20,7 +20,7 @@ from .pods import parse_pod
 from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
 from .refusals import UNKNOWN_POLICY, go_quote
 from .startup import check_numa, effective_weights, numa_from, start
-from .supplied import SuppliedAdmission, parse_pod_names, parse_providers
+from .supplied import SuppliedAdmission, parse_pod_names, parse_providers, pod_level_set
 
 FEATURES: tuple[str, ...] = (
     "kubelet.merge",
@@ -48,6 +48,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.admit-hints",
     "kubelet.numa-discovery",
     "kubelet.restart",
+    "kubelet.pod-level-resources",
 )
 
 
@@ -238,7 +239,8 @@ def admit_hints(input_: Mapping[str, Any]) -> dict:
         )
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
-    return SuppliedAdmission(started, providers).admit(pod)
+    pod_level = pod_level_set(input_["pod"].get("resources"))
+    return SuppliedAdmission(started, providers).admit(pod, pod_level)
 
 
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict]] = {

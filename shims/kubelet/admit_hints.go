@@ -30,15 +30,20 @@ type suppliedContainer struct {
 }
 
 type suppliedPod struct {
-	Name           string              `json:"name"`
+	Name      string `json:"name"`
+	Resources *struct {
+		Requests map[string]json.RawMessage `json:"requests"`
+		Limits   map[string]json.RawMessage `json:"limits"`
+	} `json:"resources"`
 	InitContainers []suppliedContainer `json:"initContainers"`
 	Containers     []suppliedContainer `json:"containers"`
 }
 
 type suppliedProviderInput struct {
-	ContainerHints map[string]json.RawMessage `json:"containerHints"`
-	PodHints       json.RawMessage            `json:"podHints"`
-	AllocateErrors map[string]string          `json:"allocateErrors"`
+	ContainerHints   map[string]json.RawMessage `json:"containerHints"`
+	PodHints         json.RawMessage            `json:"podHints"`
+	AllocateErrors   map[string]string          `json:"allocateErrors"`
+	AllocatePodError string                     `json:"allocatePodError"`
 }
 
 type admitHintsInput struct {
@@ -60,6 +65,7 @@ type suppliedProvider struct {
 	containerHints map[string]map[string][]topologymanager.TopologyHint
 	podHints       map[string][]topologymanager.TopologyHint
 	errors         map[string]string
+	podError       string
 	// the Topology Manager the affinity is read from, and where to record it
 	// (only the first provider records)
 	tm     topologymanager.Manager
@@ -81,6 +87,19 @@ func (p *suppliedProvider) allocateContainer(pod *v1.Pod, c *v1.Container) error
 	return nil
 }
 
+// allocateWholePod is AllocatePod: every container of the pod at once.
+func (p *suppliedProvider) allocateWholePod(pod *v1.Pod) error {
+	if p.given != nil {
+		for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
+			*p.given = append(*p.given, givenAffinity{c.Name, tmAffinity(p.tm, p.logger, string(pod.UID), c.Name)})
+		}
+	}
+	if p.podError != "" {
+		return fmt.Errorf("%s", p.podError)
+	}
+	return nil
+}
+
 func runAdmitHints(raw json.RawMessage) answer {
 	var in admitHintsInput
 	if err := json.Unmarshal(raw, &in); err != nil {
@@ -98,7 +117,7 @@ func runAdmitHints(raw json.RawMessage) answer {
 	}
 	providers := make([]*suppliedProvider, 0, len(in.Providers))
 	for i, p := range in.Providers {
-		sp := &suppliedProvider{containerHints: map[string]map[string][]topologymanager.TopologyHint{}, errors: p.AllocateErrors}
+		sp := &suppliedProvider{containerHints: map[string]map[string][]topologymanager.TopologyHint{}, errors: p.AllocateErrors, podError: p.AllocatePodError}
 		for name, hints := range p.ContainerHints {
 			if sp.containerHints[name], err = providerHints(hints); err != nil {
 				return failure(fmt.Sprintf("provider %d, container %s", i, name), err)
@@ -132,6 +151,17 @@ func runAdmitHints(raw json.RawMessage) answer {
 	pod.Name = in.Pod.Name
 	pod.Namespace = "default"
 	pod.UID = types.UID("uid-" + in.Pod.Name)
+	if r := in.Pod.Resources; r != nil {
+		req, err := resourceList(r.Requests)
+		if err != nil {
+			return failure("pod resources requests", err)
+		}
+		lim, err := resourceList(r.Limits)
+		if err != nil {
+			return failure("pod resources limits", err)
+		}
+		pod.Spec.Resources = &v1.ResourceRequirements{Requests: req, Limits: lim}
+	}
 	for _, c := range in.Pod.InitContainers {
 		pod.Spec.InitContainers = append(pod.Spec.InitContainers, v1.Container{Name: c.Name})
 	}

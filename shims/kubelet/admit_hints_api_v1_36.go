@@ -18,10 +18,13 @@ func (p *suppliedProvider) GetTopologyHints(_ *v1.Pod, c *v1.Container) map[stri
 func (p *suppliedProvider) GetPodTopologyHints(*v1.Pod) map[string][]topologymanager.TopologyHint {
 	return p.podHints
 }
-func (p *suppliedProvider) AllocatePod(*v1.Pod) error { return nil }
+func (p *suppliedProvider) AllocatePod(pod *v1.Pod) error { return p.allocateWholePod(pod) }
 func (p *suppliedProvider) Allocate(pod *v1.Pod, c *v1.Container) error {
 	return p.allocateContainer(pod, c)
 }
+
+// The scopes' pod-level path (PodLevelResourceManagers) exists from v1.36.
+func init() { releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources") }
 
 func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
 	tmAddHintProvider(ctx, tm, p)

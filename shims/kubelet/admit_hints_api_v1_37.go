@@ -19,10 +19,15 @@ func (p *suppliedProvider) GetTopologyHints(_ klog.Logger, _ *v1.Pod, c *v1.Cont
 func (p *suppliedProvider) GetPodTopologyHints(klog.Logger, *v1.Pod, lifecycle.Operation) map[string][]topologymanager.TopologyHint {
 	return p.podHints
 }
-func (p *suppliedProvider) AllocatePod(klog.Logger, *v1.Pod, lifecycle.Operation) error { return nil }
+func (p *suppliedProvider) AllocatePod(_ klog.Logger, pod *v1.Pod, _ lifecycle.Operation) error {
+	return p.allocateWholePod(pod)
+}
 func (p *suppliedProvider) Allocate(_ context.Context, pod *v1.Pod, c *v1.Container, _ lifecycle.Operation) error {
 	return p.allocateContainer(pod, c)
 }
+
+// The scopes' pod-level path (PodLevelResourceManagers) exists from v1.36.
+func init() { releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources") }
 
 func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
 	tmAddHintProvider(ctx, tm, p)

@@ -10,6 +10,7 @@ import pytest
 from reference_impl.errors import InvalidInput
 from reference_impl.kubelet import operations
 from reference_impl.kubelet.refusals import go_quote
+from reference_impl.kubelet.supplied import pod_level_set
 
 SCHEMAS = pathlib.Path(__file__).resolve().parents[2] / "schemas" / "operations" / "kubelet"
 
@@ -77,3 +78,28 @@ def test_restart_event_must_be_true():
     with pytest.raises(InvalidInput) as err:
         operations.admit(case)
     assert err.value.field == "events/0/restart"
+
+
+@pytest.mark.parametrize(
+    ("resources", "expected"),
+    [
+        (None, False),
+        ({"requests": {"example.com/foo": "1"}}, False),
+        ({"limits": {"hugepages-2Mi": "64Mi"}}, True),
+        ({"requests": {"cpu": "2"}}, True),
+    ],
+)
+def test_pod_level_resources_are_cpu_memory_and_hugepages(resources, expected):
+    assert pod_level_set(resources) is expected
+
+
+def test_pod_level_path_needs_the_gate_and_its_version():
+    pod = {"name": "p", "resources": {"limits": {"memory": "1Gi"}}, "containers": [{"name": "a"}]}
+    providers = [{"podHints": {"cpu": [{"affinity": [0], "preferred": True}]}, "allocatePodError": "boom"}]
+    config = {"topologyManagerPolicy": "best-effort", "topologyManagerScope": "pod"}
+    on = operations.admit_hints(base(pod=pod, providers=providers, kubeletConfiguration=config,
+                                     featureGates={"PodLevelResourceManagers": True}))
+    assert on["reason"] == "UnexpectedAdmissionError"
+    before = operations.admit_hints(base(pod=pod, providers=providers, kubeletConfiguration=config,
+                                         kubernetesVersion="1.35", featureGates={"PodLevelResourceManagers": True}))
+    assert before["admitted"] is True
