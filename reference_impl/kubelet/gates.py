@@ -17,6 +17,10 @@ OLDEST_MINOR = 26  # the policy options framework (KEP-3545) begins here
 POLICY_OPTIONS = "TopologyManagerPolicyOptions"
 BETA_OPTIONS = "TopologyManagerPolicyBetaOptions"
 ALPHA_OPTIONS = "TopologyManagerPolicyAlphaOptions"
+# pod-level resources through the Topology Manager's scopes: alpha in 1.36,
+# beta (still off by default) from 1.37; unknown, and ignored, before 1.36
+POD_LEVEL_RESOURCE_MANAGERS = "PodLevelResourceManagers"
+POD_LEVEL_RESOURCE_MANAGERS_SINCE = 36
 
 # gate -> [(first minor, default, locked)], later rows override earlier ones.
 _GATE_HISTORY: dict[str, list[tuple[int, bool, bool]]] = {
@@ -86,6 +90,7 @@ class Gates:
     alpha_options: bool
     # (gate, value) for an attempt to set a locked gate away from its default
     locked_violation: tuple[str, bool] | None = None
+    pod_level_resource_managers: bool = False
 
 
 def resolve(version: object, gates: Mapping[str, object] | None) -> Gates:
@@ -103,4 +108,5 @@ def resolve(version: object, gates: Mapping[str, object] | None) -> Gates:
             violation = (gate, value)
             value = default
         values[gate] = value
-    return Gates(minor, values[POLICY_OPTIONS], values[BETA_OPTIONS], values[ALPHA_OPTIONS], violation)
+    pod_level = minor >= POD_LEVEL_RESOURCE_MANAGERS_SINCE and given.get(POD_LEVEL_RESOURCE_MANAGERS, False)
+    return Gates(minor, values[POLICY_OPTIONS], values[BETA_OPTIONS], values[ALPHA_OPTIONS], violation, pod_level)

@@ -11,14 +11,16 @@ from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
+from .discovery import Machine
 from .hints import TopologyHint
 from .kubelet import Kubelet
 from .node import build_node
 from .options import parse_policy_options, scoring_active
 from .pods import parse_pod
 from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
-from .refusals import UNKNOWN_POLICY
+from .refusals import UNKNOWN_POLICY, go_quote
 from .startup import check_numa, effective_weights, numa_from, start
+from .supplied import SuppliedAdmission, parse_pod_names, parse_providers, pod_level_set
 
 FEATURES: tuple[str, ...] = (
     "kubelet.merge",
@@ -43,6 +45,10 @@ FEATURES: tuple[str, ...] = (
     "kubelet.metrics.numa-score-selection",
     "kubelet.metrics.numa-container-count",
     "kubelet.merge-preferred",
+    "kubelet.admit-hints",
+    "kubelet.numa-discovery",
+    "kubelet.restart",
+    "kubelet.pod-level-resources",
 )
 
 
@@ -76,24 +82,25 @@ def _hint(raw: object, field: str) -> TopologyHint:
 def _providers(raw: object) -> list:
     if not isinstance(raw, list):
         raise InvalidInput("providers", "a list with one entry per provider")
-    out = []
-    for i, provider in enumerate(raw):
-        if provider is None:
-            out.append(None)
-            continue
-        if not isinstance(provider, Mapping):
-            raise InvalidInput(f"providers/{i}", "null or a map of resource name to hint list")
-        resources = {}
-        for resource, hints in provider.items():
-            f = f"providers/{i}/{resource}"
-            if hints is None:
-                resources[resource] = None
-            elif isinstance(hints, list):
-                resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
-            else:
-                raise InvalidInput(f, "null or a list of hints")
-        out.append(resources)
-    return out
+    return [_provider_hints(provider, f"providers/{i}") for i, provider in enumerate(raw)]
+
+
+def _provider_hints(provider: object, field: str) -> dict | None:
+    """One provider's hints: null (a nil map) or resource -> null | [hint]."""
+    if provider is None:
+        return None
+    if not isinstance(provider, Mapping):
+        raise InvalidInput(field, "null or a map of resource name to hint list")
+    resources = {}
+    for resource, hints in provider.items():
+        f = f"{field}/{resource}"
+        if hints is None:
+            resources[resource] = None
+        elif isinstance(hints, list):
+            resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
+        else:
+            raise InvalidInput(f, "null or a list of hints")
+    return resources
 
 
 def _algorithm(raw: object) -> str:
@@ -110,7 +117,7 @@ def merge(input_: Mapping[str, Any]) -> dict:
     algorithm = _algorithm(input_.get("mergeAlgorithm"))
     policy_name = input_.get("policy")
     if policy_name not in POLICIES:
-        return {"refused": {"reason": UNKNOWN_POLICY, "message": f"unknown policy: {policy_name!r}"}}
+        return {"refused": {"reason": UNKNOWN_POLICY, "message": f"unknown policy: {go_quote(str(policy_name))}"}}
     if policy_name == NONE:
         return {"affinity": None, "preferred": False, "score": 0, "admit": True, "scoreDecided": False}
     try:
@@ -138,6 +145,11 @@ def merge(input_: Mapping[str, Any]) -> dict:
 
 def start_operation(input_: Mapping[str, Any]) -> dict:
     nodes, distances = numa_from(input_["numa"]) if input_.get("numa") is not None else ([0], None)
+    machine = None
+    if input_.get("machine") is not None:
+        if input_.get("numa") is not None:
+            raise InvalidInput("machine", "give the topology either as numa or as machine, not both")
+        machine = Machine.parse(input_["machine"])
     try:
         started = start(
             input_.get("kubernetesVersion"),
@@ -145,11 +157,15 @@ def start_operation(input_: Mapping[str, Any]) -> dict:
             _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
             nodes,
             distances,
+            machine=machine,
         )
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
     return started.as_dict()
 
+
+# the restart event in an admit sequence
+RESTART = object()
 
 CPU_POLICIES = {"static": True, "none": False}
 MEMORY_POLICIES = {"Static": True, "None": False}
@@ -170,10 +186,14 @@ def admit(input_: Mapping[str, Any]) -> dict:
         raise InvalidInput("events", "a list of {admit: pod} / {remove: name}")
     pods = []
     for i, event in enumerate(events):
-        if not isinstance(event, Mapping) or len(event) != 1 or next(iter(event)) not in ("admit", "remove"):
-            raise InvalidInput(f"events/{i}", "each event is {admit: pod} or {remove: name}")
+        if not isinstance(event, Mapping) or len(event) != 1 or next(iter(event)) not in ("admit", "remove", "restart"):
+            raise InvalidInput(f"events/{i}", "each event is {admit: pod}, {remove: name} or {restart: true}")
         if "admit" in event:
             pods.append(parse_pod(event["admit"], f"events/{i}/admit"))
+        elif "restart" in event:
+            if event["restart"] is not True:
+                raise InvalidInput(f"events/{i}/restart", "a restart is {restart: true}")
+            pods.append(RESTART)
         else:
             if not isinstance(event["remove"], str):
                 raise InvalidInput(f"events/{i}/remove", "a pod name")
@@ -191,7 +211,9 @@ def admit(input_: Mapping[str, Any]) -> dict:
     kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy])
     results = []
     for item in pods:
-        if isinstance(item, str):
+        if item is RESTART:
+            kubelet.restart()
+        elif isinstance(item, str):
             kubelet.remove(item)
         else:
             results.append(kubelet.admit(item))
@@ -203,8 +225,27 @@ def admit(input_: Mapping[str, Any]) -> dict:
     }
 
 
+def admit_hints(input_: Mapping[str, Any]) -> dict:
+    pod = parse_pod_names(input_.get("pod"))
+    providers = parse_providers(input_.get("providers"), pod, _provider_hints)
+    nodes, distances = numa_from(input_.get("numa"))
+    try:
+        started = start(
+            input_.get("kubernetesVersion"),
+            _mapping(input_.get("featureGates"), "featureGates"),
+            _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
+            nodes,
+            distances,
+        )
+    except Refusal as refusal:
+        return {"started": False, **refusal.as_result()}
+    pod_level = pod_level_set(input_["pod"].get("resources"))
+    return SuppliedAdmission(started, providers).admit(pod, pod_level)
+
+
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict]] = {
     "merge": merge,
     "start": start_operation,
     "admit": admit,
+    "admit_hints": admit_hints,
 }

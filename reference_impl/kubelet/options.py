@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..refusal import Refusal
 from . import gates as g
 from . import refusals as r
+from .refusals import go_quote
 
 STRATEGY_NONE = "none"
 MOST_ALLOCATED = "most-allocated"
@@ -46,12 +47,17 @@ def _bad_value(option: str, value: str, detail: str) -> Refusal:
     return Refusal(r.INVALID_POLICY_OPTION_VALUE, f"bad value for option {option!r} ({value!r}): {detail}")
 
 
+def _refused_value(message: str) -> Refusal:
+    return Refusal(r.INVALID_POLICY_OPTION_VALUE, message)
+
+
 def _parse_bool(option: str, value: str) -> bool:
     if value in _GO_BOOL_TRUE:
         return True
     if value in _GO_BOOL_FALSE:
         return False
-    raise _bad_value(option, value, "not a boolean")
+    # the kubelet's wording: strconv.ParseBool's error wrapped by NewPolicyOptions
+    raise _refused_value(f"bad value for option {go_quote(option)}: strconv.ParseBool: parsing {go_quote(value)}: invalid syntax")
 
 
 def _parse_go_int(text: str) -> int | None:
@@ -95,9 +101,12 @@ def parse_value(option: str, value: object, options: dict) -> None:
     elif option == g.MAX_ALLOWABLE:
         n = _parse_go_int(value)
         if n is None:
-            raise _bad_value(option, value, "unable to convert policy option to integer")
+            why = "value out of range" if re.match(r"[+-]?[0-9]+\Z", value) else "invalid syntax"
+            raise _refused_value(
+                f"unable to convert policy option to integer {go_quote(option)}: strconv.Atoi: parsing {go_quote(value)}: {why}"
+            )
         if n < DEFAULT_MAX_ALLOWABLE_NUMA_NODES:
-            raise _bad_value(option, value, f"the minimum value of {option!r} should not be less than {DEFAULT_MAX_ALLOWABLE_NUMA_NODES}")
+            raise _refused_value(f"the minimum value of {go_quote(option)} should not be less than {DEFAULT_MAX_ALLOWABLE_NUMA_NODES}")
         options["max_allowable_numa_nodes"] = n
     elif option == g.STRATEGY:
         strategy = STRATEGY_NONE if value == "" else value
@@ -107,24 +116,22 @@ def parse_value(option: str, value: object, options: dict) -> None:
     elif option == g.WEIGHTS:
         options["weights"] = parse_weights(value)
     else:
-        raise Refusal(r.UNKNOWN_POLICY_OPTION, f"unknown Topology Manager policy option: {option!r}")
+        raise Refusal(r.UNKNOWN_POLICY_OPTION, f"unknown Topology Manager Policy option: {go_quote(option)}")
 
 
 def check_available(option: str, gates: g.Gates) -> None:
     maturity = g.option_maturity(option, gates.minor)
     if maturity is None:
-        raise Refusal(r.UNKNOWN_POLICY_OPTION, f"unknown Topology Manager policy option: {option!r} (Kubernetes 1.{gates.minor})")
+        raise Refusal(r.UNKNOWN_POLICY_OPTION, f"unknown Topology Manager Policy option: {go_quote(option)}")
     if maturity == g.ALPHA and not gates.alpha_options:
         raise Refusal(
             r.POLICY_OPTION_NOT_AVAILABLE,
-            f"topology manager policy alpha-level options not enabled, but option {option!r} provided "
-            f"(enable the {g.ALPHA_OPTIONS} feature gate)",
+            f"topology manager policy alpha-level options not enabled, but option {go_quote(option)} provided",
         )
     if maturity == g.BETA and not gates.beta_options:
         raise Refusal(
             r.POLICY_OPTION_NOT_AVAILABLE,
-            f"topology manager policy beta-level options not enabled, but option {option!r} provided "
-            f"(enable the {g.BETA_OPTIONS} feature gate)",
+            f"topology manager policy beta-level options not enabled, but option {go_quote(option)} provided",
         )
 
 

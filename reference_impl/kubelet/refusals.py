@@ -10,3 +10,23 @@ INVALID_POLICY_OPTION_VALUE = "InvalidPolicyOptionValue"
 TOO_MANY_NUMA_NODES = "TooManyNUMANodes"
 MISSING_NUMA_DISTANCES = "MissingNUMADistances"
 FEATURE_GATE_LOCKED = "FeatureGateLocked"
+
+
+def go_quote(text: str) -> str:
+    """A string as Go's %q writes it, which is how the kubelet quotes names and
+    values in its messages (double quotes, backslash escapes)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'

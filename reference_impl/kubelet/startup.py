@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidInput
-from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
 from . import refusals as r
+from .discovery import Machine
 from .options import PolicyOptions, parse_policy_options, scoring_active
 from .policies import FULL, NONE, POLICIES, Policy
-from .scopes import CONTAINER, SCOPES
+from .scopes import CONTAINER, POD, SCOPES
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,9 @@ class Started:
     policy: Policy
     scope: str
     gates: g.Gates
+    # what NUMA discovery read (docs/operations/kubelet.md, start); None under
+    # policy none, which reads no NUMA information
+    discovered: dict | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -28,6 +31,7 @@ class Started:
             "policy": self.policy.name,
             "scope": self.scope,
             "options": self.policy.options.as_dict(self.policy.scoring_active),
+            "numa": self.discovered,
         }
 
 
@@ -51,16 +55,18 @@ def numa_from(raw: object, field: str = "numa") -> tuple[list[int], list[list[in
     return nodes, distances
 
 
-def check_numa(opts: PolicyOptions, nodes: Sequence[int], distances) -> None:
-    if opts.prefer_closest and distances is None:
+def check_numa(opts: PolicyOptions, nodes: Sequence[int], distances, missing: bool | None = None) -> None:
+    """`missing` (whether some node reports no distances) defaults to
+    `distances is None`."""
+    if opts.prefer_closest and (distances is None if missing is None else missing):
         raise Refusal(
             r.MISSING_NUMA_DISTANCES,
-            "cannot discover NUMA topology: error getting NUMA distances (prefer-closest-numa-nodes needs them)",
+            "cannot discover NUMA topology: error getting NUMA distances from cadvisor",
         )
     if len(nodes) > opts.max_allowable_numa_nodes:
         raise Refusal(
             r.TOO_MANY_NUMA_NODES,
-            f"unsupported on machines with more than {opts.max_allowable_numa_nodes} NUMA Nodes ({len(nodes)} found)",
+            f"unsupported on machines with more than {opts.max_allowable_numa_nodes} NUMA Nodes",
         )
 
 
@@ -75,8 +81,13 @@ def start(
     nodes: Sequence[int],
     distances: Sequence[Sequence[int]] | None,
     algorithm: str = FULL,
+    machine: Machine | None = None,
 ) -> Started:
-    """Raise Refusal when the kubelet would not start."""
+    """Raise Refusal when the kubelet would not start. `machine`, when given,
+    is the machine information itself and replaces `nodes` and `distances`."""
+    if machine is None:
+        machine = Machine.from_numa(nodes, distances)
+    nodes = machine.nodes
     gates = g.resolve(version, feature_gates)
     config = config or {}
     if not isinstance(config, Mapping):
@@ -91,12 +102,21 @@ def start(
     if policy_name is None:
         policy_name = NONE
     if policy_name not in POLICIES:
-        raise Refusal(r.UNKNOWN_POLICY, f"invalid configuration: topologyManagerPolicy {policy_name!r} must be one of {', '.join(POLICIES)}")
+        # the kubelet's configuration validation, word for word
+        raise Refusal(
+            r.UNKNOWN_POLICY,
+            f"invalid configuration: topologyManagerPolicy (--topology-manager-policy) {r.go_quote(str(policy_name))} "
+            f"must be one of: [{' '.join(r.go_quote(p) for p in POLICIES)}]",
+        )
     scope = config.get("topologyManagerScope", CONTAINER)
     if scope is None:
         scope = CONTAINER
     if scope not in SCOPES:
-        raise Refusal(r.UNKNOWN_SCOPE, f"invalid configuration: topologyManagerScope {scope!r} must be one of {', '.join(SCOPES)}")
+        raise Refusal(
+            r.UNKNOWN_SCOPE,
+            f"invalid configuration: topologyManagerScope (--topology-manager-scope) {r.go_quote(str(scope))} "
+            f'must be one of: "{CONTAINER}", or "{POD}"',
+        )
     raw_options = config.get("topologyManagerPolicyOptions") or {}
     if not isinstance(raw_options, Mapping):
         raise InvalidInput("kubeletConfiguration/topologyManagerPolicyOptions", "must map option names to string values")
@@ -105,14 +125,12 @@ def start(
             r.POLICY_OPTIONS_NOT_ENABLED,
             f"invalid configuration: topologyManagerPolicyOptions requires feature gate {g.POLICY_OPTIONS} enabled",
         )
-    numa = NUMAInfo.build(nodes, distances)
     if policy_name == NONE:
         opts = PolicyOptions()
-        return Started(Policy(NONE, numa, opts, False, {}, algorithm), scope, gates)
+        return Started(Policy(NONE, machine.numa_info(False), opts, False, {}, algorithm), scope, gates)
     opts = parse_policy_options(raw_options, gates)
-    check_numa(opts, nodes, distances)
-    if not opts.prefer_closest:
-        # distances are only read when prefer-closest asks for them
-        numa = NUMAInfo.build(nodes, None)
+    check_numa(opts, nodes, None, missing=machine.missing_distances)
+    # distances are only read when prefer-closest asks for them
+    numa = machine.numa_info(opts.prefer_closest)
     policy = Policy(policy_name, numa, opts, scoring_active(opts, gates), effective_weights(opts, gates), algorithm)
-    return Started(policy, scope, gates)
+    return Started(policy, scope, gates, machine.discovered(opts.prefer_closest))

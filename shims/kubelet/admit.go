@@ -47,8 +47,9 @@ type podSpec struct {
 }
 
 type eventSpec struct {
-	Admit  *podSpec `json:"admit"`
-	Remove *string  `json:"remove"`
+	Admit   *podSpec `json:"admit"`
+	Remove  *string  `json:"remove"`
+	Restart bool     `json:"restart"`
 }
 
 type admitInput struct {
@@ -196,6 +197,15 @@ type node struct {
 	dev     *devicemanager.ManagerImpl
 	dir     string
 
+	// what a restart starts the managers with again (restart.go)
+	cfg       tmConfig
+	cpuPolicy string
+	memPolicy string
+	reserved  cpuset.CPUSet
+	// admission counts of the re-admissions at restarts, which the
+	// contract's metrics leave out
+	readmitRequests, readmitErrors float64
+
 	mu       sync.Mutex
 	active   []*v1.Pod
 	reached  []string                  // containers that reached allocation in the current admission
@@ -295,27 +305,40 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		return nil, nil, &a
 	}
 	n.dir = dir
+	n.cfg, n.cpuPolicy, n.memPolicy, n.reserved = cfg, cpuPolicy, memPolicy, reserved
+	if a := n.startManagers(spec, true); a != nil {
+		return n, nil, a
+	}
+	return n, nil, nil
+}
 
+// startManagers creates, starts and registers the device, CPU and memory
+// managers on the node's state directory: fresh for a new node, or (at a
+// restart) reading the checkpoints the previous ones left.
+func (n *node) startManagers(spec *nodeSpec, fresh bool) *answer {
+	m, cfg, cpuPolicy, memPolicy, reserved, dir := n.machine, n.cfg, n.cpuPolicy, n.memPolicy, n.reserved, n.dir
 	// Device manager: its checkpoint and registration socket live in the
 	// kubelet's fixed device-plugins directory, which is private to this
 	// process (see sandbox.go) and emptied for every case.
-	if err := resetDevicePluginDir(); err != nil {
-		a := unsupported("the device manager needs a private %s: %v", devicePluginDir, err)
-		return nil, nil, &a
+	if fresh {
+		if err := resetDevicePluginDir(); err != nil {
+			a := unsupported("the device manager needs a private %s: %v", devicePluginDir, err)
+			return &a
+		}
 	}
 	dev, err := newDeviceManager(n.ctx, m.info.Topology, n.store)
 	if err != nil {
 		a := failure("devicemanager.NewManagerImpl", err)
-		return nil, nil, &a
+		return &a
 	}
 	if err := startDeviceManager(n.ctx, dev, n.activePods); err != nil {
 		a := failure("device manager Start", err)
-		return nil, nil, &a
+		return &a
 	}
 	n.dev = dev
 	if err := registerDevices(n.ctx, dev, spec); err != nil {
 		a := failure("registering devices", err)
-		return nil, nil, &a
+		return &a
 	}
 
 	// CPU manager.
@@ -323,11 +346,11 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 	cpu, err := newCPUManager(n.ctx, cpuPolicy, cfg.CPUManagerPolicyOptions, m.cpuInfo, reserved, cpuReservation, dir, n.store)
 	if err != nil {
 		a := failure("cpumanager.NewManager refused the configuration", err)
-		return nil, nil, &a
+		return &a
 	}
 	if err := startCPUManager(n.ctx, cpu, n.activePods); err != nil {
 		a := failure("cpu manager Start", err)
-		return nil, nil, &a
+		return &a
 	}
 	n.cpu = cpu
 
@@ -342,11 +365,11 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 	mem, err := newMemoryManager(n.ctx, memPolicy, m.info, memReservation, reservedMemory, dir, n.store)
 	if err != nil {
 		a := failure("memorymanager.NewManager refused the configuration", err)
-		return nil, nil, &a
+		return &a
 	}
 	if err := mem.Start(n.ctx, n.activePods, readySources{}, stubStatus{}, stubRuntime{}, containermap.NewContainerMap()); err != nil {
 		a := failure("memory manager Start", err)
-		return nil, nil, &a
+		return &a
 	}
 	n.mem = mem
 
@@ -369,7 +392,7 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 			n.given[key] = n.containerResult(p, c)
 			return err
 		}})
-	return n, nil, nil
+	return nil
 }
 
 func (n *node) close() {
@@ -768,8 +791,12 @@ func admitOnce(raw json.RawMessage) answer {
 				_ = memRemoveContainer(n.ctx, n.mem, id)
 			}
 			updateAllocatedDevices(n.ctx, n.dev)
+		case ev.Restart:
+			if a := n.restart(in, spec); a != nil {
+				return *a
+			}
 		default:
-			return failure(fmt.Sprintf("event %d is neither admit nor remove", i), nil)
+			return failure(fmt.Sprintf("event %d is neither admit, remove nor restart", i), nil)
 		}
 	}
 	req1, err1 := admissionCounters()
@@ -777,8 +804,8 @@ func admitOnce(raw json.RawMessage) answer {
 		"started": true,
 		"pods":    pods,
 		"metrics": map[string]any{
-			"admission_requests_total": int64(req1 - req0),
-			"admission_errors_total":   int64(err1 - err0),
+			"admission_requests_total": int64(req1 - req0 - n.readmitRequests),
+			"admission_errors_total":   int64(err1 - err0 - n.readmitErrors),
 			// KEP-6007's two metrics do not exist in a release: no strategy
 			// ever decides a selection and no per-NUMA gauge is exported, so
 			// both have no series.

@@ -29,7 +29,7 @@ def schema(name):
 
 
 def test_operations_and_features():
-    assert set(operations.OPERATIONS) == {"merge", "start", "admit"}
+    assert set(operations.OPERATIONS) == {"merge", "start", "admit", "admit_hints"}
     vocabulary = yaml.safe_load((ROOT / "fixtures" / "features" / "kubelet.yaml").read_text())
     assert set(operations.FEATURES) == set(vocabulary["features"])
     assert len(operations.FEATURES) == len(set(operations.FEATURES))

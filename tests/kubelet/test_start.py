@@ -18,7 +18,24 @@ def test_defaults():
         "scope": "container",
         "options": {"preferClosestNUMA": False, "maxAllowableNUMANodes": 8, "numaAllocationStrategy": "none",
                     "numaScoreWeights": {}, "scoringActive": False},
+        "numa": None,
     }
+
+
+def test_machine_rows_are_read_as_reported():
+    r = start({
+        "machine": {"numaNodes": [{"id": 2, "distances": [20, 0, 10]}, {"id": 0, "distances": [10, 0, 20, 30]}]},
+        "kubeletConfiguration": {"topologyManagerPolicy": "restricted",
+                                 "topologyManagerPolicyOptions": {"prefer-closest-numa-nodes": "true"}},
+    })
+    assert r["numa"] == {"nodes": [2, 0], "distances": {"2": [20, 0, 10], "0": [10, 0, 20, 30]}}
+
+
+def test_machine_and_numa_together_are_invalid():
+    with pytest.raises(InvalidInput) as err:
+        start({"numa": {"nodes": [0]}, "machine": {"numaNodes": [{"id": 0}]},
+                                    "kubeletConfiguration": {}})
+    assert err.value.field == "machine"
 
 
 def test_full_configuration():

@@ -89,7 +89,7 @@ def _pointer(*parts: str) -> str:
 
 
 # -- kubelet -------------------------------------------------------------------
-_KUBELET_CONFIG = ("start", "admit")
+_KUBELET_CONFIG = ("start", "admit", "admit_hints")
 KUBELET = (
     Family("kubelet.policy", ("/policy",),
            _same("kubelet.policy.", "none", "best-effort", "restricted", "single-numa-node"),
@@ -114,6 +114,8 @@ KUBELET = (
            {"full": None, "preferred-first": "kubelet.merge-preferred"}, operations=("merge",), default="full"),
     Family("kubelet.init-containers", ("/events/*/admit/initContainers/*/name",),
            {}, operations=("admit",), exclusive=False),
+    Family("kubelet.init-containers", ("/pod/initContainers/*/name",),
+           {}, operations=("admit_hints",), exclusive=False),
 )
 
 # -- Koordinator ---------------------------------------------------------------
