@@ -65,6 +65,8 @@ def capacity(input_: Mapping) -> dict:
                 reason = "UntoleratedTaint"
             elif any(node.labels.get(k) != v for k, v in pod_set.node_selector.items()):
                 reason = "NodeSelectorMismatch"
+            elif not pod_set.affinity.admits(node.name, node.labels):
+                reason = "NodeAffinityMismatch"
         if reason is None:
             feasible[node.name] = True
         nodes.append({"name": node.name, "included": reason is None, "reason": reason})
@@ -127,6 +129,7 @@ FEATURES: tuple[str, ...] = (
     "kueue.tas.topology",
     "kueue.tas.capacity",
     "kueue.tas.taints",
+    "kueue.tas.node-affinity",
     "kueue.tas.required",
     "kueue.tas.preferred",
     "kueue.tas.unconstrained",
@@ -152,4 +155,5 @@ FEATURES: tuple[str, ...] = (
     "kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
     "kueue.gate.tas-replace-node-on-node-taints",
     "kueue.gate.skip-reassignment-for-pod-owned-workloads",
+    "kueue.gate.tas-respect-node-affinity-preferred",
 )

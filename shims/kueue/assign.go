@@ -64,6 +64,9 @@ func runAssign(raw json.RawMessage) answer {
 	if len(errs) > 0 {
 		return ok(map[string]any{"admitted": false, "rejected": errs})
 	}
+	if u := preferredAffinityUnsupported(in.Workload.PodSets); u != nil {
+		return *u
+	}
 	if !features.Enabled(features.TASBalancedPlacement) {
 		return place(c, in)
 	}
