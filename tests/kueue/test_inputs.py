@@ -33,7 +33,8 @@ def test_assign_rejects_invalid_annotations():
     result = assign(cluster(), [pod_set(annotations={SLICE_SIZE: "2"})])
     assert result == {"admitted": False, "rejected": [{
         "podSet": "main", "annotation": SLICE_SIZE, "reason": "SliceSizeWithoutTopology",
-        "message": "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified"}]}
+        "message": "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified",
+        "type": "Forbidden", "value": None}]}
 
 
 @pytest.mark.parametrize("mutate", [
