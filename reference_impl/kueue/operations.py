@@ -114,7 +114,10 @@ def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
     pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
-    return assign_pod_sets(common, pod_sets, seams=seams)
+    level_check = input_.get("flavorLevelCheck", True)
+    if not isinstance(level_check, bool):
+        raise InvalidInput("flavorLevelCheck", "must be a bool")
+    return assign_pod_sets(common, pod_sets, seams=seams, flavor_level_check=level_check)
 
 
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {
@@ -141,6 +144,7 @@ FEATURES: tuple[str, ...] = (
     "kueue.tas.balanced-placement",
     "kueue.tas.assignment",
     "kueue.tas.not-fit",
+    "kueue.tas.placement-level-messages",
     "kueue.tas.validation",
     "kueue.tas.hot-swap",
     "kueue.tas.provisioning",

@@ -28,6 +28,7 @@ var releaseFeatures = []string{
 	"kueue.tas.balanced-placement",
 	"kueue.tas.assignment",
 	"kueue.tas.not-fit",
+	"kueue.tas.placement-level-messages",
 	"kueue.tas.validation",
 	"kueue.tas.hot-swap",
 	"kueue.gate.topology-aware-scheduling",

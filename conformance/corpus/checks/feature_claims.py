@@ -238,6 +238,8 @@ KUEUE = (
            {}, exclusive=False),
     Family("kueue.tas.multi-layer-slices", _annotation("podset-slice-required-topology-constraints"),
            {}, exclusive=False),
+    Family("kueue.tas.placement-level-messages", ("/flavorLevelCheck",),
+           {False: "kueue.tas.placement-level-messages", True: None}, operations=("assign",)),
     Family("kueue.tas.node-affinity", tuple(p + a for p in _PODSETS
                                             for a in ("/affinity/nodeAffinity", "/template/spec/affinity/nodeAffinity")),
            {}, exclusive=False),
