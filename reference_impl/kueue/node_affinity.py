@@ -5,11 +5,22 @@ the candidate nodes and the weighted preferred terms that score them
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from reference_impl.errors import InvalidInput
 
 _LABEL_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+# Go's strconv.ParseInt in base 10: an optional sign and ASCII digits, nothing
+# else (Python's int() would also take spaces, underscores and other digits).
+_GO_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def _go_int(text: str | None) -> int | None:
+    if text is None or not _GO_INT.fullmatch(text):
+        return None
+    value = int(text)
+    return value if -2**63 <= value < 2**63 else None
 
 
 @dataclass(frozen=True)
@@ -29,13 +40,10 @@ class Requirement:
             return present
         if self.operator == "DoesNotExist":
             return not present
-        if not present:
+        have = _go_int(value) if present else None
+        if have is None:
             return False
-        try:
-            have = int(value)
-        except (TypeError, ValueError):
-            return False
-        want = int(self.values[0])
+        want = _go_int(self.values[0])
         return have > want if self.operator == "Gt" else have < want
 
 
@@ -97,10 +105,8 @@ def _requirement(raw, field_: str, *, is_field: bool) -> Requirement:
     if operator in ("Gt", "Lt"):
         if len(values) != 1:
             raise InvalidInput(f"{field_}.values", f"must hold exactly one integer for {operator}")
-        try:
-            int(values[0])
-        except ValueError:
-            raise InvalidInput(f"{field_}.values", f"must hold an integer for {operator}") from None
+        if _go_int(values[0]) is None:
+            raise InvalidInput(f"{field_}.values", f"must hold an integer for {operator}")
     return Requirement(key, operator, tuple(values))
 
 

@@ -5,7 +5,7 @@ import pytest
 from reference_impl.errors import InvalidInput
 from reference_impl.kueue import node_affinity
 
-LABELS = {"block": "b1", "rack": "r2", "gpus": "4"}
+LABELS = {"block": "b1", "rack": "r2", "gpus": "4", "spaced": " 4", "underscored": "1_000"}
 
 
 def _required(*terms):
@@ -32,6 +32,8 @@ def _expr(key, operator, *values):
     (_expr("gpus", "Gt", "3"), True),
     (_expr("gpus", "Lt", "4"), False),
     (_expr("block", "Gt", "0"), False),            # not an integer label
+    (_expr("spaced", "Gt", "0"), False),           # Go's ParseInt takes no spaces or underscores
+    (_expr("underscored", "Gt", "0"), False),
 ])
 def test_expression_operators(expr, admitted):
     assert _required({"matchExpressions": [expr]}).admits("n1", LABELS) is admitted
