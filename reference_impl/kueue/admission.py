@@ -12,7 +12,8 @@ from .workload import assign as assign_workload
 from .workload import to_requests
 
 
-def assign_pod_sets(common, pod_sets, podset_updates=None, seams: Seams = CONTRACT) -> dict:
+def assign_pod_sets(common, pod_sets, podset_updates=None, seams: Seams = CONTRACT,
+                    flavor_level_check: bool = True) -> dict:
     multi_layer = common.gates.enabled(MULTI_LAYER)
     errors = validation.webhook_errors(pod_sets, multi_layer)
     if errors:
@@ -26,7 +27,7 @@ def assign_pod_sets(common, pod_sets, podset_updates=None, seams: Seams = CONTRA
             r.tolerations.extend(update.get("tolerations", []))
     level_failure = None
     for ps, r in zip(pod_sets, requests, strict=True):
-        if r.count == 0:
+        if r.count == 0 or not flavor_level_check:
             continue
         # Only the flavor assigner's missing-level check runs over every podset
         # before placement; the other level problems are found when the podset's

@@ -24,6 +24,7 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
     min_pod_diff = None
     min_slice_diff = None
     leader_count = 0
+    affinity_score = 0
     inner = slice_size_at_level.get(level + 1)
     for child in domain.children:
         fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
@@ -42,7 +43,9 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
             sdiff = child.slice_count - child.slice_count_with_leader
             min_slice_diff = sdiff if min_slice_diff is None else min(min_slice_diff, sdiff)
         leader_count = max(leader_count, child.leader_count)
+        affinity_score += child.affinity_score
     domain.pod_count = children_capacity
+    domain.affinity_score = affinity_score
     slice_with_leader = 0
     if contributor:
         domain.pod_count_with_leader = children_capacity - min_pod_diff

@@ -23,6 +23,7 @@ REPLACE_ON_POD_TERMINATION = "TASReplaceNodeOnPodTermination"
 FIXED_TIME = "TASReplaceNodeDueToNotReadyOverFixedTime"
 NODE_TAINTS = "TASReplaceNodeOnNodeTaints"
 SKIP_POD_OWNED = "SkipReassignmentForPodOwnedWorkloads"
+PREFERRED_AFFINITY = "TASRespectNodeAffinityPreferred"
 
 # gate -> [(from version, default)], the last entry not above the version wins.
 _SPECS: dict[str, list[tuple[tuple[int, int], bool]]] = {
@@ -36,6 +37,7 @@ _SPECS: dict[str, list[tuple[tuple[int, int], bool]]] = {
     FIXED_TIME: [((0, 17), True), ((0, 19), False)],
     NODE_TAINTS: [((0, 17), True)],
     SKIP_POD_OWNED: [((0, 19), True)],
+    PREFERRED_AFFINITY: [((0, 18), False)],
 }
 
 # Behaviour that was built in before its gate existed.

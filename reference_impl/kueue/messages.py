@@ -10,17 +10,20 @@ from dataclasses import dataclass, field
 class ExclusionStats:
     total_nodes: int = 0
     node_selector: int = 0
+    affinity: int = 0
     topology_domain: int = 0
     taints: dict[str, int] = field(default_factory=dict)
     resources: dict[str, int] = field(default_factory=dict)
 
     def any(self) -> bool:
-        return bool(self.node_selector or self.topology_domain or self.taints or self.resources)
+        return bool(self.node_selector or self.affinity or self.topology_domain or self.taints or self.resources)
 
     def reasons(self) -> str:
         reasons = []
         if self.node_selector:
             reasons.append(f"nodeSelector: {self.node_selector}")
+        if self.affinity:
+            reasons.append(f"affinity: {self.affinity}")
         if self.topology_domain:
             reasons.append(f"topologyDomain: {self.topology_domain}")
         for taint in sorted(self.taints):

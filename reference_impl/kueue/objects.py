@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from reference_impl.errors import InvalidInput
 
-from . import quantities
+from . import node_affinity, quantities
 from .resources import Requests, add
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -124,6 +124,7 @@ class PodSet:
     requests: Requests               # per pod, without the implicit pod
     tolerations: list[Toleration] = field(default_factory=list)
     node_selector: dict[str, str] = field(default_factory=dict)
+    affinity: node_affinity.NodeAffinity = node_affinity.NONE
 
 
 def parse_toleration(raw, field_: str) -> Toleration:
@@ -291,7 +292,7 @@ def parse_pod_set(raw, field_: str, *, count_required: bool = True) -> PodSet:
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise InvalidInput(f"{field_}.count", "required non-negative integer")
     if "template" in raw:
-        for key in ("annotations", "requests", "tolerations", "nodeSelector"):
+        for key in ("annotations", "requests", "tolerations", "nodeSelector", "affinity"):
             if key in raw:
                 raise InvalidInput(f"{field_}.{key}", "not allowed beside template")
         template = _mapping(raw["template"], f"{field_}.template")
@@ -303,6 +304,7 @@ def parse_pod_set(raw, field_: str, *, count_required: bool = True) -> PodSet:
             requests=pod_spec_requests(spec, f"{field_}.template.spec"),
             tolerations=parse_tolerations(spec.get("tolerations"), f"{field_}.template.spec.tolerations"),
             node_selector=_str_map(spec.get("nodeSelector"), f"{field_}.template.spec.nodeSelector"),
+            affinity=node_affinity.parse(spec.get("affinity"), f"{field_}.template.spec.affinity"),
         )
     return PodSet(
         name=raw["name"], count=count,
@@ -310,6 +312,7 @@ def parse_pod_set(raw, field_: str, *, count_required: bool = True) -> PodSet:
         requests=quantities.resource_list(raw.get("requests"), f"{field_}.requests"),
         tolerations=parse_tolerations(raw.get("tolerations"), f"{field_}.tolerations"),
         node_selector=_str_map(raw.get("nodeSelector"), f"{field_}.nodeSelector"),
+        affinity=node_affinity.parse(raw.get("affinity"), f"{field_}.affinity"),
     )
 
 

@@ -65,6 +65,8 @@ def capacity(input_: Mapping) -> dict:
                 reason = "UntoleratedTaint"
             elif any(node.labels.get(k) != v for k, v in pod_set.node_selector.items()):
                 reason = "NodeSelectorMismatch"
+            elif not pod_set.affinity.admits(node.name, node.labels):
+                reason = "NodeAffinityMismatch"
         if reason is None:
             feasible[node.name] = True
         nodes.append({"name": node.name, "included": reason is None, "reason": reason})
@@ -112,7 +114,10 @@ def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
     pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
-    return assign_pod_sets(common, pod_sets, seams=seams)
+    level_check = input_.get("flavorLevelCheck", True)
+    if not isinstance(level_check, bool):
+        raise InvalidInput("flavorLevelCheck", "must be a bool")
+    return assign_pod_sets(common, pod_sets, seams=seams, flavor_level_check=level_check)
 
 
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {
@@ -127,6 +132,7 @@ FEATURES: tuple[str, ...] = (
     "kueue.tas.topology",
     "kueue.tas.capacity",
     "kueue.tas.taints",
+    "kueue.tas.node-affinity",
     "kueue.tas.required",
     "kueue.tas.preferred",
     "kueue.tas.unconstrained",
@@ -138,6 +144,7 @@ FEATURES: tuple[str, ...] = (
     "kueue.tas.balanced-placement",
     "kueue.tas.assignment",
     "kueue.tas.not-fit",
+    "kueue.tas.placement-level-messages",
     "kueue.tas.validation",
     "kueue.tas.hot-swap",
     "kueue.tas.provisioning",
@@ -152,4 +159,5 @@ FEATURES: tuple[str, ...] = (
     "kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
     "kueue.gate.tas-replace-node-on-node-taints",
     "kueue.gate.skip-reassignment-for-pod-owned-workloads",
+    "kueue.gate.tas-respect-node-affinity-preferred",
 )

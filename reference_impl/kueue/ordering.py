@@ -13,16 +13,26 @@ def sorted_domains(domains: list[Domain], least_free: bool) -> list[Domain]:
     # BestFit: most slices first; LeastFreeCapacity: fewest first; then fewer
     # pods first (the tightest among equals), then the path.
     sign = 1 if least_free else -1
-    return sorted(domains, key=lambda d: (sign * d.slice_count, d.pod_count, d.values))
+    return sorted(domains, key=lambda d: (-d.affinity_score, sign * d.slice_count, d.pod_count, d.values))
 
 
 def sorted_domains_with_leader(domains: list[Domain], least_free: bool) -> list[Domain]:
     sign = 1 if least_free else -1
-    return sorted(domains, key=lambda d: (-d.leader_count, sign * d.slice_count_with_leader,
+    return sorted(domains, key=lambda d: (-d.leader_count, -d.affinity_score, sign * d.slice_count_with_leader,
                                           d.pod_count_with_leader, d.values))
 
 
+def _top_affinity_tier(domains: list[Domain]) -> list[Domain]:
+    # The tightest-fit swap never crosses into a lower preferred-affinity
+    # score: affinity outranks capacity (all scores are 0 with the gate off).
+    for i, domain in enumerate(domains):
+        if domain.affinity_score != domains[0].affinity_score:
+            return domains[:i]
+    return domains
+
+
 def _best_fit_by(domains: list[Domain], needed: int, count_of, leader_count: int, seams: Seams) -> Domain:
+    domains = _top_affinity_tier(domains)
     best = domains[0]
     best_count = None
     for domain in domains:

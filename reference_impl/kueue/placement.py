@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import balanced, messages
+from . import balanced, messages, node_affinity
 from .annotations import TopologyRequest
 from .domain_counts import fill_in_counts_helper
-from .gates import BALANCED, PROFILE_MIXED, Gates
+from .gates import BALANCED, PREFERRED_AFFINITY, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
 from .ordering import best_fit_domain, best_fit_domain_for_slices, sorted_domains, sorted_domains_with_leader
 from .resources import Requests, count_in, plus_one_pod, sub
@@ -28,6 +28,7 @@ class PodSetRequest:
     implied: bool = False
     tolerations: list[Toleration] = field(default_factory=list)
     node_selector: dict[str, str] = field(default_factory=dict)
+    affinity: node_affinity.NodeAffinity = node_affinity.NONE
 
 
 class NotFit(Exception):
@@ -47,6 +48,7 @@ class Params:
     required: bool
     unconstrained: bool
     least_free: bool
+    respect_preferred: bool
     slice_size_at_level: dict[int, int]
     layers: list                              # multi-layer constraints, [] for one layer
     stats: messages.ExclusionStats
@@ -101,6 +103,11 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
             if any(node.labels.get(k) != v for k, v in workers.node_selector.items()):
                 stats.node_selector += 1
                 continue
+            if not workers.affinity.admits(node.name, node.labels):
+                stats.affinity += 1
+                continue
+            if params.respect_preferred:
+                leaf.domain.affinity_score = workers.affinity.score(node.name, node.labels)
         domain = leaf.domain
         path = domain.path_id()
         if replacement_domain and not (path == replacement_domain or path.startswith(replacement_domain + ",")):
@@ -173,6 +180,14 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
             raise _not_fit(snap, params, level_idx, ordered[-1].pod_count, slices_needed)
     if top.slice_count_with_leader < slices_needed or top.leader_count < params.leader_count:
         if params.required:
+            # With preferred affinity first in the order, a domain that fits
+            # may sit behind the top one.
+            if params.respect_preferred:
+                for i in range(1, len(ordered)):
+                    d = ordered[i]
+                    if d.slice_count_with_leader >= slices_needed and d.leader_count >= params.leader_count:
+                        return level_idx, [best_fit_domain_for_slices(ordered[i:], slices_needed,
+                                                                      params.leader_count, params.seams)]
             raise _not_fit(snap, params, level_idx, top.slice_count, slices_needed)
         if level_idx > 0 and not params.unconstrained:
             return _find_level_with_fit_domains(snap, level_idx - 1, params)
@@ -330,6 +345,7 @@ def find_topology_assignment(snap: Snapshot, workers: PodSetRequest, leader: Pod
         requested_level=requested_level, slice_level=slice_level,
         required=request is not None and request.required is not None,
         unconstrained=unconstrained, least_free=unconstrained and gates.enabled(PROFILE_MIXED),
+        respect_preferred=gates.enabled(PREFERRED_AFFINITY),
         slice_size_at_level=at_level, layers=layers if at_level else [], stats=messages.ExclusionStats(),
         seams=snap.seams)
 

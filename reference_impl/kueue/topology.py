@@ -24,11 +24,15 @@ class Domain:
     slice_count: int = 0
     slice_count_with_leader: int = 0
     leader_count: int = 0
+    # sum of the preferred node affinity weights of the included nodes below;
+    # stays 0 unless TASRespectNodeAffinityPreferred is on
+    affinity_score: int = 0
 
     def reset(self) -> None:
         self.pod_count = self.pod_count_with_leader = 0
         self.slice_count = self.slice_count_with_leader = 0
         self.leader_count = 0
+        self.affinity_score = 0
 
     def path_id(self) -> str:
         return ",".join(self.values)

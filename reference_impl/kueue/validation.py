@@ -5,10 +5,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import annotations as ann
 from .labels import label_name_problems
 from .objects import PodSet, Topology
+
+# The webhook's error type per rule (Kubernetes `field.ErrorType`, short
+# names); the scheduler's level checks are no webhook errors and have none.
+ERROR_TYPES = {
+    "MultipleTopologyAnnotations": "Invalid", "InvalidLabelName": "Invalid", "GroupNameNumeric": "Invalid",
+    "GroupNameWithSlices": "Forbidden", "GroupNameWithoutTopology": "Forbidden", "InvalidBoolean": "Invalid",
+    "SliceSizeNotNumeric": "Invalid", "SliceSizeTooSmall": "Invalid", "SliceSizeMissing": "Required",
+    "SliceSizeWithoutTopology": "Forbidden", "MultiLayerGateDisabled": "Forbidden",
+    "MultiLayerWithSingleLayer": "Forbidden", "InvalidConstraintsJSON": "Invalid", "ConstraintLayerCount": "Invalid",
+    "ConstraintSizeTooSmall": "Invalid", "DuplicateConstraintTopology": "Duplicate",
+    "ConstraintSizeNotDividing": "Invalid", "SliceSizeAboveCount": "Invalid", "GroupSize": "Invalid",
+    "GroupWithoutSingleReplica": "Invalid", "GroupTopologyMismatch": "Invalid",
+}
 
 
 @dataclass(frozen=True)
@@ -17,18 +31,19 @@ class Error:
     annotation: str | None
     reason: str
     message: str
+    value: Any = None          # the bad value as the webhook reports it; None when it reports none
 
     def to_dict(self) -> dict:
         return {"podSet": self.pod_set, "annotation": self.annotation, "reason": self.reason,
-                "message": self.message}
+                "message": self.message, "type": ERROR_TYPES.get(self.reason), "value": self.value}
 
 
 def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     a = ps.annotations
     errors: list[Error] = []
 
-    def err(annotation, reason, message):
-        errors.append(Error(ps.name, annotation, reason, message))
+    def err(annotation, reason, message, value=None):
+        errors.append(Error(ps.name, annotation, reason, message, value))
 
     found = [k for k in (ann.REQUIRED, ann.PREFERRED, ann.UNCONSTRAINED) if k in a]
     if len(found) > 1:
@@ -38,11 +53,11 @@ def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     for key in (ann.REQUIRED, ann.PREFERRED, ann.SLICE_REQUIRED):
         if key in a:
             for problem in label_name_problems(a[key]):
-                err(key, "InvalidLabelName", f'Invalid value: "{a[key]}": {problem}')
+                err(key, "InvalidLabelName", f'Invalid value: "{a[key]}": {problem}', a[key])
     if ann.GROUP_NAME in a:
         group = a[ann.GROUP_NAME]
         if group.isascii() and group.isdigit() and int(group) < 2**64:
-            err(ann.GROUP_NAME, "GroupNameNumeric", "must not be a number")
+            err(ann.GROUP_NAME, "GroupNameNumeric", "must not be a number", group)
         if ann.SLICE_SIZE in a:
             err(ann.GROUP_NAME, "GroupNameWithSlices", f"may not be set when '{ann.SLICE_SIZE}' is specified")
         if ann.SLICE_REQUIRED in a:
@@ -51,13 +66,13 @@ def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
             err(ann.GROUP_NAME, "GroupNameWithoutTopology",
                 f"may not be set when neither '{ann.PREFERRED}' nor '{ann.REQUIRED}' is specified")
     if ann.UNCONSTRAINED in a and ann.parse_bool(a[ann.UNCONSTRAINED]) is None:
-        err(ann.UNCONSTRAINED, "InvalidBoolean", "must be a boolean value")
+        err(ann.UNCONSTRAINED, "InvalidBoolean", "must be a boolean value", a[ann.UNCONSTRAINED])
     if ann.SLICE_SIZE in a:
         size = ann.parse_int32(a[ann.SLICE_SIZE])
         if size is None:
-            err(ann.SLICE_SIZE, "SliceSizeNotNumeric", "must be a numeric value")
+            err(ann.SLICE_SIZE, "SliceSizeNotNumeric", "must be a numeric value", a[ann.SLICE_SIZE])
         elif size < 1:
-            err(ann.SLICE_SIZE, "SliceSizeTooSmall", "must be greater than or equal to 1")
+            err(ann.SLICE_SIZE, "SliceSizeTooSmall", "must be greater than or equal to 1", a[ann.SLICE_SIZE])
     if ann.SLICE_REQUIRED in a and ann.SLICE_SIZE not in a:
         err(ann.SLICE_SIZE, "SliceSizeMissing", f"must be set when '{ann.SLICE_REQUIRED}' is specified")
     if ann.SLICE_REQUIRED not in a and ann.SLICE_SIZE in a:
@@ -72,8 +87,8 @@ def _constraints_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     key = ann.SLICE_CONSTRAINTS
     errors: list[Error] = []
 
-    def err(annotation, reason, message):
-        errors.append(Error(ps.name, annotation, reason, message))
+    def err(annotation, reason, message, value=None):
+        errors.append(Error(ps.name, annotation, reason, message, value))
 
     if not multi_layer:
         err(key, "MultiLayerGateDisabled", "the TASMultiLayerTopology feature gate must be enabled to use this annotation")
@@ -87,28 +102,29 @@ def _constraints_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     try:
         layers = ann.parse_constraints(a[key])
     except ann.ConstraintsError as exc:
-        err(key, "InvalidConstraintsJSON", f"must be a valid JSON array: {exc}")
+        err(key, "InvalidConstraintsJSON", f"must be a valid JSON array: {exc}", a[key])
         return errors
     if not 1 <= len(layers) <= 3:
-        err(key, "ConstraintLayerCount", "topology constraints must contain between 1 and 3 entries")
+        err(key, "ConstraintLayerCount", "topology constraints must contain between 1 and 3 entries", a[key])
         return errors
     for i, layer in enumerate(layers):
         for problem in label_name_problems(layer.topology):
-            err(key, "InvalidLabelName", f'[{i}].topology: Invalid value: "{layer.topology}": {problem}')
+            err(key, "InvalidLabelName", f'[{i}].topology: Invalid value: "{layer.topology}": {problem}',
+                layer.topology)
         if layer.size < 1:
-            err(key, "ConstraintSizeTooSmall", f"[{i}].size: must be greater than or equal to 1")
+            err(key, "ConstraintSizeTooSmall", f"[{i}].size: must be greater than or equal to 1", layer.size)
     seen: dict[str, int] = {}
     for i, layer in enumerate(layers):
         if layer.topology in seen:
-            err(key, "DuplicateConstraintTopology",
-                f"[{i}].topology: Duplicate value: {layer.topology} (also at index {seen[layer.topology]})")
+            duplicate = f"{layer.topology} (also at index {seen[layer.topology]})"
+            err(key, "DuplicateConstraintTopology", f"[{i}].topology: Duplicate value: {duplicate}", duplicate)
         else:
             seen[layer.topology] = i
     for i in range(len(layers) - 1):
         inner = layers[i + 1].size
         if inner > 0 and layers[i].size % inner != 0:
             err(key, "ConstraintSizeNotDividing",
-                f"[{i + 1}].size: must evenly divide the parent layer size {layers[i].size}")
+                f"[{i + 1}].size: must evenly divide the parent layer size {layers[i].size}", inner)
     return errors
 
 
@@ -119,7 +135,7 @@ def _upper_bound_errors(ps: PodSet) -> list[Error]:
         size = ann.parse_int32(a[ann.SLICE_SIZE])
         if size is not None and size > ps.count:
             errors.append(Error(ps.name, ann.SLICE_SIZE, "SliceSizeAboveCount",
-                                f"must not be greater than pod set count {ps.count}"))
+                                f"must not be greater than pod set count {ps.count}", a[ann.SLICE_SIZE]))
     if ann.SLICE_CONSTRAINTS in a:
         try:
             layers = ann.parse_constraints(a[ann.SLICE_CONSTRAINTS])
@@ -127,7 +143,7 @@ def _upper_bound_errors(ps: PodSet) -> list[Error]:
             layers = []
         if layers and layers[0].size > ps.count:
             errors.append(Error(ps.name, ann.SLICE_CONSTRAINTS, "SliceSizeAboveCount",
-                                f"must not be greater than pod set count {ps.count}"))
+                                f"must not be greater than pod set count {ps.count}", layers[0].size))
     return errors
 
 
@@ -143,14 +159,15 @@ def _group_errors(pod_sets: list[PodSet], requests: dict) -> list[Error]:
         if len(members) != 2:
             for ps in members:
                 errors.append(Error(ps.name, ann.GROUP_NAME, "GroupSize",
-                                    f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)"))
+                                    f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)",
+                                    group))
             continue
         first, second = members
         if first.count != 1 and second.count != 1:
             message = ("can only define groups where at least one pod set has only 1 replica, got: "
                        f"{first.count} replica(s) and {second.count} replica(s) in the group")
-            errors.append(Error(first.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message))
-            errors.append(Error(second.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message))
+            errors.append(Error(first.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message, group))
+            errors.append(Error(second.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message, group))
         r1, r2 = requests[first.name], requests[second.name]
         if (r1.required is None and r1.preferred is None) or (r2.required is None and r2.preferred is None) or (
                 r1.required != r2.required or r1.preferred != r2.preferred):

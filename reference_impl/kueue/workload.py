@@ -35,7 +35,8 @@ def to_requests(pod_sets: list[PodSet], gates: Gates) -> list[PodSetRequest]:
         request: TopologyRequest | None = build_request(ps.annotations, gates.enabled(MULTI_LAYER))
         result.append(PodSetRequest(name=ps.name, count=ps.count, requests=dict(ps.requests), request=request,
                                     implied=request is None or request.mode is None and not request.slice_layers,
-                                    tolerations=list(ps.tolerations), node_selector=dict(ps.node_selector)))
+                                    tolerations=list(ps.tolerations), node_selector=dict(ps.node_selector),
+                                    affinity=ps.affinity))
     return result
 
 

@@ -13,7 +13,10 @@ import (
 )
 
 type assignInput struct {
-	Workload struct {
+	// FlavorLevelCheck false skips the flavor assigner's missing-level
+	// check, as upstream's placement tests drive the snapshot directly.
+	FlavorLevelCheck *bool `json:"flavorLevelCheck"`
+	Workload         struct {
 		Name    string        `json:"name"`
 		PodSets []podSetInput `json:"podSets"`
 	} `json:"workload"`
@@ -65,6 +68,9 @@ func runAssign(raw json.RawMessage) answer {
 	if len(errs) > 0 {
 		return ok(map[string]any{"admitted": false, "rejected": errs})
 	}
+	if u := preferredAffinityUnsupported(in.Workload.PodSets); u != nil {
+		return *u
+	}
 	if !features.Enabled(features.TASBalancedPlacement) {
 		return place(c, in)
 	}
@@ -104,7 +110,8 @@ func place(c *cluster, in assignInput) answer {
 		}
 		// The flavor assigner checks the requested levels before TAS runs
 		// (checkPodSetAndFlavorMatchForTAS); implied requests skip the check.
-		if !tr.Implied && !snap.HasLevel(tr.PodSet.TopologyRequest) && tr.PodSet.TopologyRequest != nil && hasAnyLevel(tr.PodSet.TopologyRequest) {
+		levelCheck := in.FlavorLevelCheck == nil || *in.FlavorLevelCheck
+		if levelCheck && !tr.Implied && !snap.HasLevel(tr.PodSet.TopologyRequest) && tr.PodSet.TopologyRequest != nil && hasAnyLevel(tr.PodSet.TopologyRequest) {
 			levelFailure = i
 			levelMessage = fmt.Sprintf("Flavor %q does not contain the requested level", c.flavor.Name)
 			break

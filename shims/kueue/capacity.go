@@ -62,7 +62,7 @@ func runCapacity(raw json.RawMessage) answer {
 		}
 		exclusions, problem := snap.ConformanceFillCounts(tr)
 		if problem != "" {
-			return failure("the podset's nodeSelector is not a valid selector", fmt.Errorf("%s", problem))
+			return failure("the podset's nodeSelector or required node affinity is not a valid selector", fmt.Errorf("%s", problem))
 		}
 		for _, e := range exclusions {
 			excluded[e.Node] = e.Reason

@@ -32,6 +32,7 @@ var contractGates = map[string]contractGate{
 	"TASReplaceNodeDueToNotReadyOverFixedTime": {17, func(m int) bool { return m < 19 }},
 	"TASReplaceNodeOnNodeTaints":               {17, func(int) bool { return true }},
 	"SkipReassignmentForPodOwnedWorkloads":     {19, func(int) bool { return true }},
+	"TASRespectNodeAffinityPreferred":          {18, func(int) bool { return false }},
 }
 
 // The contract's gates the pinned release does not have. v0.17.0 always

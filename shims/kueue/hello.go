@@ -16,6 +16,7 @@ var releaseFeatures = []string{
 	"kueue.tas.topology",
 	"kueue.tas.capacity",
 	"kueue.tas.taints",
+	"kueue.tas.node-affinity",
 	"kueue.tas.required",
 	"kueue.tas.preferred",
 	"kueue.tas.unconstrained",
@@ -27,6 +28,7 @@ var releaseFeatures = []string{
 	"kueue.tas.balanced-placement",
 	"kueue.tas.assignment",
 	"kueue.tas.not-fit",
+	"kueue.tas.placement-level-messages",
 	"kueue.tas.validation",
 	"kueue.tas.hot-swap",
 	"kueue.gate.topology-aware-scheduling",
@@ -43,6 +45,10 @@ var releaseFeatures = []string{
 	// value (hotswap.go).
 	"kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
 	"kueue.gate.skip-reassignment-for-pod-owned-workloads",
+	// Without the gate the release never orders by preferred node affinity;
+	// assign and hot_swap answer unsupported where a case turns it on for a
+	// podset with preferred terms (affinity.go).
+	"kueue.gate.tas-respect-node-affinity-preferred",
 }
 
 func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }

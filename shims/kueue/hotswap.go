@@ -231,6 +231,9 @@ func runHotSwap(raw json.RawMessage) answer {
 	if contractOnly[podOwnedSkipGate] && podOwned(hs.Workload.Owners, hs.Workload.Annotations) {
 		return unsupported("Kueue %s has no %s: it cannot keep the assignment of a pod-owned workload or leave it unrequeued", linkedVersion(), podOwnedSkipGate)
 	}
+	if u := preferredAffinityUnsupported(hs.Workload.PodSets); u != nil {
+		return *u
+	}
 	sim, bad := newSwapSim(in, hs, topology, flavor)
 	if bad != nil {
 		return *bad

@@ -14,7 +14,8 @@ import (
 )
 
 // podSetInput is a podset as the contract writes it: either the pod
-// template, or annotations, per-pod requests, tolerations and nodeSelector.
+// template, or annotations, per-pod requests, tolerations, nodeSelector and
+// affinity.
 type podSetInput struct {
 	Name               string                  `json:"name"`
 	Count              int32                   `json:"count"`
@@ -22,6 +23,7 @@ type podSetInput struct {
 	Requests           corev1.ResourceList     `json:"requests"`
 	Tolerations        []corev1.Toleration     `json:"tolerations"`
 	NodeSelector       map[string]string       `json:"nodeSelector"`
+	Affinity           *corev1.Affinity        `json:"affinity"`
 	Template           *corev1.PodTemplateSpec `json:"template"`
 	TopologyAssignment *assignmentJSON         `json:"topologyAssignment"`
 }
@@ -47,6 +49,7 @@ func (p podSetInput) podSet() kueue.PodSet {
 		tmpl.Spec.Containers = []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{Requests: p.Requests}}}
 		tmpl.Spec.Tolerations = p.Tolerations
 		tmpl.Spec.NodeSelector = p.NodeSelector
+		tmpl.Spec.Affinity = p.Affinity
 	}
 	return kueue.PodSet{Name: kueue.NewPodSetReference(p.Name), Count: p.Count, Template: tmpl}
 }

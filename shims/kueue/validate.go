@@ -27,6 +27,31 @@ type validationError struct {
 	Annotation *string `json:"annotation"`
 	Reason     string  `json:"reason"`
 	Message    string  `json:"message"`
+	Type       *string `json:"type"`
+	Value      any     `json:"value"`
+}
+
+// errorTypeNames are the contract's short names of field.ErrorType.
+var errorTypeNames = map[field.ErrorType]string{
+	field.ErrorTypeInvalid:      "Invalid",
+	field.ErrorTypeForbidden:    "Forbidden",
+	field.ErrorTypeRequired:     "Required",
+	field.ErrorTypeDuplicate:    "Duplicate",
+	field.ErrorTypeNotSupported: "NotSupported",
+	field.ErrorTypeTooMany:      "TooMany",
+	field.ErrorTypeTooLong:      "TooLong",
+}
+
+// badValue is the value a webhook error reports: none for the types that
+// carry none (Forbidden, Required) and for an omitted value.
+func badValue(e *field.Error) any {
+	if e.Type == field.ErrorTypeForbidden || e.Type == field.ErrorTypeRequired {
+		return nil
+	}
+	if _, omitted := e.BadValue.(field.OmitValueType); omitted {
+		return nil
+	}
+	return e.BadValue
 }
 
 // ruleOrder is the order of the contract's rule table, used to order the
@@ -76,7 +101,12 @@ func classify(podSet string, e *field.Error) (validationError, error) {
 	if e.Type == field.ErrorTypeDuplicate {
 		msg = fmt.Sprint(e.BadValue)
 	}
-	out := validationError{PodSet: podSet, Message: msg}
+	out := validationError{PodSet: podSet, Message: msg, Value: badValue(e)}
+	if name, known := errorTypeNames[e.Type]; known {
+		out.Type = ptr.To(name)
+	} else {
+		out.Type = ptr.To(string(e.Type))
+	}
 	if key != "" {
 		out.Annotation = ptr.To(key)
 	}

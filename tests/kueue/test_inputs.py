@@ -33,7 +33,8 @@ def test_assign_rejects_invalid_annotations():
     result = assign(cluster(), [pod_set(annotations={SLICE_SIZE: "2"})])
     assert result == {"admitted": False, "rejected": [{
         "podSet": "main", "annotation": SLICE_SIZE, "reason": "SliceSizeWithoutTopology",
-        "message": "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified"}]}
+        "message": "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified",
+        "type": "Forbidden", "value": None}]}
 
 
 @pytest.mark.parametrize("mutate", [
@@ -59,3 +60,14 @@ def test_hot_swap_needs_hostname_and_known_nodes():
         hot_swap([node("n1")], pod_sets, [{"at": 0, "type": "NodeNotReady", "node": "nope"}])
     with pytest.raises(InvalidInput):
         hot_swap([node("n1")], pod_sets, [{"at": 5, "type": "Wait"}, {"at": 1, "type": "Wait"}])
+
+
+def test_assign_without_the_flavor_level_check_reports_the_placement_message():
+    bad = pod_set(annotations={REQUIRED: "example.com/zone"})
+    checked = assign(cluster(), [bad])
+    assert checked["podSets"][0]["notFit"]["message"].startswith("Flavor ")
+    unchecked = assign(cluster(), [bad], flavorLevelCheck=False)
+    assert unchecked["podSets"][0]["notFit"] == {
+        "reason": "UnknownTopologyLevel", "message": "no requested topology level: example.com/zone"}
+    with pytest.raises(InvalidInput):
+        assign(cluster(), [bad], flavorLevelCheck="no")

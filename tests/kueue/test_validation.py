@@ -79,7 +79,8 @@ def test_messages_name_the_annotations():
         '"kueue.x-k8s.io/podset-preferred-topology", "kueue.x-k8s.io/podset-unconstrained-topology"]')
     assert validate({SLICE_TOPOLOGY: RACK})["errors"][0] == {
         "podSet": "main", "annotation": SLICE_SIZE, "reason": "SliceSizeMissing",
-        "message": "must be set when 'kueue.x-k8s.io/podset-slice-required-topology' is specified"}
+        "message": "must be set when 'kueue.x-k8s.io/podset-slice-required-topology' is specified",
+        "type": "Required", "value": None}
 
 
 def test_parsed_requests():
@@ -113,3 +114,12 @@ def test_groups():
 def test_level_checks_with_topology(annotations, reason):
     assert validate(annotations)["valid"] is True
     assert reasons(validate(annotations, with_topology=True)) == [reason]
+
+
+def test_every_webhook_error_has_a_type_and_level_errors_have_none():
+    webhook = validate({SLICE_TOPOLOGY: RACK, SLICE_SIZE: "x"})["errors"]
+    assert [(e["reason"], e["type"], e["value"]) for e in webhook] == [("SliceSizeNotNumeric", "Invalid", "x")]
+    forbidden = validate({SLICE_SIZE: "2"})["errors"]
+    assert [(e["type"], e["value"]) for e in forbidden] == [("Forbidden", None)]
+    level = validate({REQUIRED: "example.com/missing"}, with_topology=True)["errors"]
+    assert [(e["reason"], e["type"], e["value"]) for e in level] == [("UnknownTopologyLevel", None, None)]

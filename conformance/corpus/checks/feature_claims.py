@@ -218,6 +218,7 @@ _KUEUE_GATES = {
     "TASReplaceNodeDueToNotReadyOverFixedTime": "tas-replace-node-due-to-not-ready-over-fixed-time",
     "TASReplaceNodeOnNodeTaints": "tas-replace-node-on-node-taints",
     "SkipReassignmentForPodOwnedWorkloads": "skip-reassignment-for-pod-owned-workloads",
+    "TASRespectNodeAffinityPreferred": "tas-respect-node-affinity-preferred",
 }
 # Pod sets of the workload (assign, hot_swap, provision), of validate, and the one
 # pod set of capacity; annotations written directly or on the template.
@@ -238,6 +239,11 @@ KUEUE = (
     Family("kueue.tas.slices", _annotation("podset-slice-required-topology") + _annotation("podset-slice-size"),
            {}, exclusive=False),
     Family("kueue.tas.multi-layer-slices", _annotation("podset-slice-required-topology-constraints"),
+           {}, exclusive=False),
+    Family("kueue.tas.placement-level-messages", ("/flavorLevelCheck",),
+           {False: "kueue.tas.placement-level-messages", True: None}, operations=("assign",)),
+    Family("kueue.tas.node-affinity", tuple(p + a for p in _PODSETS
+                                            for a in ("/affinity/nodeAffinity", "/template/spec/affinity/nodeAffinity")),
            {}, exclusive=False),
 )
 

@@ -260,6 +260,30 @@ def annotations(draw, levels: list[str], count: int, group: str | None = None):
 
 
 @st.composite
+def required_node_affinity(draw, levels: list[str]):
+    """Required node affinity over the level labels and node names the
+    cluster strategy writes (well-formed selectors only; preferred terms need a
+    gate the placement gates leave out)."""
+    keys = [lv for lv in levels if lv != HOSTNAME] + [HOSTNAME, "example.com/missing"]
+    values = ("b1", "b2", "r1", "r2", "s1", "z1", "n0", "n1", "n2")
+    terms = []
+    for _ in range(draw(st.integers(1, 2))):
+        if draw(st.integers(0, 4)) == 0:
+            terms.append({"matchFields": [{"key": "metadata.name", "operator": draw(st.sampled_from(("In", "NotIn"))),
+                                           "values": [f"n{draw(st.integers(0, 7))}"]}]})
+            continue
+        exprs = []
+        for _ in range(draw(st.integers(1, 2))):
+            expr = {"key": draw(st.sampled_from(keys)),
+                    "operator": draw(st.sampled_from(("In", "NotIn", "Exists", "DoesNotExist")))}
+            if expr["operator"] in ("In", "NotIn"):
+                expr["values"] = draw(st.lists(st.sampled_from(values), min_size=1, max_size=2, unique=True))
+            exprs.append(expr)
+        terms.append({"matchExpressions": exprs})
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}
+
+
+@st.composite
 def pod_set(draw, name: str, levels: list[str], group: str | None = None, count: int | None = None):
     count = draw(st.integers(0, 8) if draw(st.integers(0, 9)) == 0 else st.integers(1, 8)) if count is None else count
     notes = draw(annotations(levels, count, group))
@@ -275,6 +299,7 @@ def pod_set(draw, name: str, levels: list[str], group: str | None = None, count:
             toleration["tolerationSeconds"] = draw(st.sampled_from((0, 10, 45)))
         tolerations.append(toleration)
     selector = {GROUP_LABEL: "tas-group"} if draw(st.integers(0, 5)) == 0 else None
+    affinity = draw(required_node_affinity(levels)) if draw(st.integers(0, 4)) == 0 else None
     if draw(st.integers(0, 3)) == 0:
         spec: dict = {"containers": [{"name": "app", "resources": {"requests": req}}]}
         if draw(st.integers(0, 3)) == 0:
@@ -283,12 +308,16 @@ def pod_set(draw, name: str, levels: list[str], group: str | None = None, count:
             spec["tolerations"] = tolerations
         if selector:
             spec["nodeSelector"] = selector
+        if affinity:
+            spec["affinity"] = affinity
         return {"name": name, "count": count, "template": {"metadata": {"annotations": notes}, "spec": spec}}
     out = {"name": name, "count": count, "annotations": notes, "requests": req}
     if tolerations:
         out["tolerations"] = tolerations
     if selector:
         out["nodeSelector"] = selector
+    if affinity:
+        out["affinity"] = affinity
     return out
 
 

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -81,8 +82,9 @@ type ConformanceDomain struct {
 }
 
 // ConformanceLeafExclusion says why the placement's first phase gives a leaf
-// no pods before looking at capacity: an untolerated taint or the podset's
-// nodeSelector (only for hostname-lowest topologies).
+// no pods before looking at capacity: an untolerated taint, the podset's
+// nodeSelector or its required node affinity (only for hostname-lowest
+// topologies).
 type ConformanceLeafExclusion struct {
 	Node   string
 	Reason string
@@ -103,13 +105,21 @@ func (s *TASFlavorSnapshot) ConformanceFillCounts(tr *TASPodSetRequests) ([]Conf
 		}
 		selector = sel
 	}
+	var affinity *nodeaffinity.NodeSelector
+	if info.Affinity != nil && info.Affinity.NodeAffinity != nil && info.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		var err error
+		affinity, err = nodeaffinity.NewNodeSelector(info.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
+		if err != nil {
+			return nil, err.Error()
+		}
+	}
 	tolerations := append(slices.Clone(info.Tolerations), s.tolerations...)
 	stats := newExclusionStats()
-	s.fillInCounts(requests, nil, nil, 1, len(s.levelKeys)-1, false, tolerations, selector, nil, "", stats, nil)
+	s.fillInCounts(requests, nil, nil, 1, len(s.levelKeys)-1, false, tolerations, selector, affinity, "", stats, nil)
 	var out []ConformanceLeafExclusion
 	if s.isLowestLevelNode {
 		// fillInCounts only counts exclusions; the per-node classification
-		// repeats its two checks in its order.
+		// repeats its three checks in its order.
 		for _, leaf := range s.leaves {
 			if _, untolerated := corev1helpers.FindMatchingUntoleratedTaint(s.log, leaf.node.Taints, tolerations, func(t *corev1.Taint) bool {
 				return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
@@ -119,6 +129,10 @@ func (s *TASFlavorSnapshot) ConformanceFillCounts(tr *TASPodSetRequests) ([]Conf
 			}
 			if !selector.Matches(labels.Set(leaf.node.Labels)) {
 				out = append(out, ConformanceLeafExclusion{Node: leaf.node.Name, Reason: "NodeSelectorMismatch"})
+				continue
+			}
+			if affinity != nil && !affinity.Match(leaf.node.toNode()) {
+				out = append(out, ConformanceLeafExclusion{Node: leaf.node.Name, Reason: "NodeAffinityMismatch"})
 			}
 		}
 	}
