@@ -199,14 +199,44 @@ def invalid_merge_input(draw):
     return data
 
 
-VALID = {"merge": merge_input(), "start": start_input(), "admit": admit_input()}
+@st.composite
+def admit_hints_input(draw):
+    """A pod of one to three app containers (and maybe an init container)
+    admitted through the scopes with hints the providers are handed directly:
+    per container, for the pod, or nil; now and then an Allocate that fails."""
+    machine = draw(numa(max_nodes=4, distances=False))
+    nodes = machine["nodes"]
+    inits = [f"init-{i}" for i in range(draw(st.integers(0, 1)))]
+    apps = [f"app-{i}" for i in range(1, draw(st.integers(1, 3)) + 1)]
+    names = inits + apps
+    pod = {"name": "pod-0", "containers": [{"name": n} for n in apps]}
+    if inits:
+        pod["initContainers"] = [{"name": n} for n in inits]
+    providers = []
+    for _ in range(draw(st.integers(1, 3))):
+        entry: dict = {}
+        named = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
+        if named:
+            entry["containerHints"] = {n: draw(provider(nodes, False)) for n in named}
+        if draw(st.booleans()):
+            entry["podHints"] = draw(provider(nodes, False))
+        if draw(st.integers(0, 9)) == 0:
+            entry["allocateErrors"] = {draw(st.sampled_from(names)): "the provider cannot allocate"}
+        providers.append(entry)
+    return {"kubernetesVersion": "1.37", "numa": machine,
+            "kubeletConfiguration": {"topologyManagerPolicy": draw(st.sampled_from(POLICIES)),
+                                     "topologyManagerScope": draw(st.sampled_from(("container", "pod")))},
+            "pod": pod, "providers": providers}
+
+
+VALID = {"merge": merge_input(), "start": start_input(), "admit": admit_input(), "admit_hints": admit_hints_input()}
 INVALID = {"merge": invalid_merge_input(), "start": start_input()}
 # Which concrete CPU ids a static policy takes is its own choice; how many per
 # NUMA node is not.
 # Messages are matched by fragment only in the contract, so their wording is each
 # implementation's own.
 IGNORED = {"admit": ["pods/*/containers/*/cpuIDs", "pods/*/message"], "start": ["refused/message"],
-           "merge": ["refused/message"]}
+           "merge": ["refused/message"], "admit_hints": ["message"]}
 # Result parts that only an implementation of the named feature reports.
 REPORTED_WITH = {"admit": {"kubelet.metrics.numa-container-count": ["metrics/numa_container_count"],
                            "kubelet.metrics.numa-score-selection": ["metrics/numa_score_selection_total"]}}
@@ -247,4 +277,10 @@ def _admit_needs(data: dict) -> set[str]:
             | _option_needs(config.get("topologyManagerPolicyOptions", {})))
 
 
-NEEDS = {"merge": _merge_needs, "start": _start_needs, "admit": _admit_needs}
+def _admit_hints_needs(data: dict) -> set[str]:
+    config = data["kubeletConfiguration"]
+    return {"kubelet.admit-hints", f"kubelet.policy.{config['topologyManagerPolicy']}",
+            f"kubelet.scope.{config['topologyManagerScope']}"}
+
+
+NEEDS = {"merge": _merge_needs, "start": _start_needs, "admit": _admit_needs, "admit_hints": _admit_hints_needs}
