@@ -298,7 +298,10 @@ def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[i
                 # One secondary device at least under every switch the primary devices use,
                 # and none elsewhere.
                 request = replace(request, count=max(request.count, len(pcies)))
-            result[t] = allocate_type(node, request, affinity, usage, args, spec, prefer_pcie=pcies)
+            # GPUs are placed by their own topology walk, which takes no preferred
+            # switches (upstream allocator_gpu.go Allocate passes none on).
+            result[t] = allocate_type(node, request, affinity, usage, args, spec,
+                                      prefer_pcie=None if t == "gpu" else pcies)
             if joint.scope == "SamePCIe" and {a.device.pcie for a in result[t]} != pcies:
                 raise Refusal("JointAllocateViolation", "node(s) Device Joint-Allocate rules violation", "Filter")
     for t, request in requests.items():

@@ -324,7 +324,7 @@ def joint_requests(draw):
     if draw(st.integers(0, 3)):
         requests["nvidia.com/gpu"] = str(draw(st.sampled_from((1, 2, 2, 3, 4))))
     else:
-        requests["koordinator.sh/gpu"] = str(draw(st.sampled_from((50, 100, 200))))
+        requests["koordinator.sh/gpu"] = str(draw(st.sampled_from((50, 100))))
     return requests
 
 
