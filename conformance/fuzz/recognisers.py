@@ -119,6 +119,53 @@ def device_hint_unread(data: Data) -> Data | None:
     return copied
 
 
+def secondary_scope_unread(data: Data) -> Data | None:
+    """requiredTopologyScope left out of the rdma and fpga entries of the
+    device-allocate-hint (the release reads it for GPUs only)."""
+    pod = data.get("pod") or {}
+    raw = (pod.get("annotations") or {}).get(KOORD_DEVICE_HINT)
+    try:
+        hint = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    if not isinstance(hint, dict):
+        return None
+    changed = False
+    for dtype in ("rdma", "fpga"):
+        entry = hint.get(dtype)
+        if isinstance(entry, dict) and entry.get("requiredTopologyScope"):
+            del entry["requiredTopologyScope"]
+            changed = True
+    if not changed:
+        return None
+    copied = copy.deepcopy(data)
+    copied["pod"]["annotations"][KOORD_DEVICE_HINT] = json.dumps(hint)
+    return copied
+
+
+def pcie_level_unread(data: Data) -> Data | None:
+    """exclusivePolicy PCIeLevel left out of the device-allocate-hint (the
+    release declares the value and acts on it nowhere)."""
+    pod = data.get("pod") or {}
+    raw = (pod.get("annotations") or {}).get(KOORD_DEVICE_HINT)
+    try:
+        hint = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    if not isinstance(hint, dict):
+        return None
+    changed = False
+    for entry in hint.values():
+        if isinstance(entry, dict) and entry.get("exclusivePolicy") == "PCIeLevel":
+            del entry["exclusivePolicy"]
+            changed = True
+    if not changed:
+        return None
+    copied = copy.deepcopy(data)
+    copied["pod"]["annotations"][KOORD_DEVICE_HINT] = json.dumps(hint)
+    return copied
+
+
 def _decodes_as_quantity(value: Any) -> bool:
     if value is None:
         return True
@@ -366,6 +413,8 @@ REWRITES: dict[str, Callable[[Data], Data | None]] = {
     "fractions-rounded-up": fractions_rounded_up,
     "memory-ratio-as-gpu-share": memory_ratio_as_gpu_share,
     "device-hint-unread": device_hint_unread,
+    "secondary-scope-unread": secondary_scope_unread,
+    "pcie-level-unread": pcie_level_unread,
     "partition-table-dropped": partition_table_dropped,
     "flavor-tolerations-dropped": flavor_tolerations_dropped,
     "fixed-time-gate-off": fixed_time_gate_off,

@@ -246,15 +246,24 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
         ordered = sorted(cands, key=lambda d: (d.pcie not in prefer,
                                                -device_score(args, d, usage, request.per_device), d.minor))
         if prefer:
-            ordered = _round_robin(ordered, prefer)
+            ordered = _round_robin(ordered, prefer, lambda d: (-device_score(args, d, usage, request.per_device),
+                                                              d.minor))
         if len(ordered) < request.count:
             raise _insufficient(node, request, affinity, usage)
-        chosen = ordered[:request.count]
+        # A joint allocation's secondary type takes up to one device per switch
+        # of the primary devices even when fewer were asked for (upstream
+        # device_allocator.go allocateDevices: the most it takes is the larger
+        # of the count and the number of preferred switches; fewer than the
+        # count is still a shortage).
+        chosen = ordered[:max(request.count, len(prefer))]
     return _with_vfs(chosen, request, usage)
 
 
-def _round_robin(ordered: list[Device], prefer: set[str]) -> list[Device]:
-    """Devices under the preferred PCIe switches first, one switch after another."""
+def _round_robin(ordered: list[Device], prefer: set[str], rank) -> list[Device]:
+    """Devices under the preferred PCIe switches first: the first device of
+    every such switch, then the second of each, and so on; inside one round by
+    `rank` (device score, then minor), not by switch. Then the other devices,
+    in their order."""
     buckets: dict[str, list[Device]] = {}
     rest = []
     for d in ordered:
@@ -263,11 +272,9 @@ def _round_robin(ordered: list[Device], prefer: set[str]) -> list[Device]:
         else:
             rest.append(d)
     out = []
-    keys = sorted(buckets)
-    while any(buckets.values()):
-        for k in keys:
-            if buckets[k]:
-                out.append(buckets[k].pop(0))
+    depth = max((len(b) for b in buckets.values()), default=0)
+    for i in range(depth):
+        out.extend(sorted((b[i] for b in buckets.values() if i < len(b)), key=rank))
     return out + rest
 
 
@@ -291,7 +298,10 @@ def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[i
                 # One secondary device at least under every switch the primary devices use,
                 # and none elsewhere.
                 request = replace(request, count=max(request.count, len(pcies)))
-            result[t] = allocate_type(node, request, affinity, usage, args, spec, prefer_pcie=pcies)
+            # GPUs are placed by their own topology walk, which takes no preferred
+            # switches (upstream allocator_gpu.go Allocate passes none on).
+            result[t] = allocate_type(node, request, affinity, usage, args, spec,
+                                      prefer_pcie=None if t == "gpu" else pcies)
             if joint.scope == "SamePCIe" and {a.device.pcie for a in result[t]} != pcies:
                 raise Refusal("JointAllocateViolation", "node(s) Device Joint-Allocate rules violation", "Filter")
     for t, request in requests.items():

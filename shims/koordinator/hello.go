@@ -8,8 +8,8 @@ const upstreamModule = "github.com/koordinator-sh/koordinator"
 // the pinned release implements. Left out, as docs/operations/koordinator.md
 // records for upstream v1.8: DistributeEvenly (declared, behaves as
 // LeastAllocated, no pod-level field), BalancedAllocation scoring (rejected
-// when the plugin is built), exclusivePolicy PCIeLevel (no effect) and the
-// refusal of malformed node labels (passed through).
+// when the plugin is built) and the refusal of malformed node labels (passed
+// through).
 var releaseFeatures = []string{
 	"koordinator.merge",
 	"koordinator.policy.none",
@@ -48,6 +48,8 @@ var releaseFeatures = []string{
 	"koordinator.deviceshare.scope.numa-node",
 	"koordinator.deviceshare.scope.node",
 	"koordinator.deviceshare.exclusive.device-level",
+	// Accepted and without effect: the expectations file declares the difference.
+	"koordinator.deviceshare.exclusive.pcie-level",
 	"koordinator.deviceshare.joint-allocate",
 	"koordinator.deviceshare.gpu-partition",
 	"koordinator.deviceshare.gpu-partition.restricted",

@@ -6,7 +6,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 
 	apiext "github.com/koordinator-sh/koordinator/apis/extension"
 )
@@ -93,18 +92,6 @@ func needsUnsupported(in caseInput) string {
 				}
 				if v, has := spec["numaAllocateStrategy"]; has && string(v) != "null" {
 					return "pod-level numaAllocateStrategy: the release's numa-topology-spec has no such field (koordinator.numa.strategy.distribute-evenly)"
-				}
-			}
-		}
-		if raw, found := ann[apiext.AnnotationDeviceAllocateHint]; found && strings.Contains(raw, "PCIeLevel") {
-			var hints map[string]struct {
-				ExclusivePolicy string `json:"exclusivePolicy"`
-			}
-			if json.Unmarshal([]byte(raw), &hints) == nil {
-				for _, h := range hints {
-					if h.ExclusivePolicy == "PCIeLevel" {
-						return "exclusivePolicy PCIeLevel: accepted by the release without effect (koordinator.deviceshare.exclusive.pcie-level)"
-					}
 				}
 			}
 		}

@@ -99,6 +99,35 @@ def cpuset_value(draw, ids: list[int]):
 # ---------------------------------------------------------------- devices
 
 @st.composite
+def server_devices(draw, numa: list[int]):
+    """A server's layout: every PCIe switch on one NUMA node, one or two GPUs
+    under each, RDMA NICs under some switches only (none, one or two each), so
+    several GPUs span several switches and the switches differ in their NICs,
+    which joint allocation without a required scope tells apart. Drawn for
+    filter only: on score inputs they meet, in most runs, v1.8.0's device score
+    of a GPU share over GPUs of several NUMA nodes or of a partition, which
+    differs from the contract's and is not yet resolved."""
+    out: list[dict] = []
+    ids = numa or [None]
+    gpu_minor = rdma_minor = 0
+    for index in range(draw(st.sampled_from((1, 2, 2, 3, 4)))):
+        pcie, nid = f"pci{index}", ids[index % len(ids)]
+        for _ in range(draw(st.integers(1, 2))):
+            out.append({"type": "gpu", "minor": gpu_minor, "numaNode": nid, "pcie": pcie,
+                        "busID": f"0000:{0x10 + gpu_minor:02x}:00.0"})
+            gpu_minor += 1
+        for _ in range(draw(st.sampled_from((0, 1, 1, 2)))):
+            nic = {"type": "rdma", "minor": rdma_minor, "numaNode": nid, "pcie": pcie,
+                   "busID": f"0000:{0x20 + rdma_minor:02x}:00.0"}
+            if draw(st.booleans()):
+                nic["vfGroups"] = [{"labels": {"type": "general"},
+                                    "vfs": [{"minor": 0, "busID": f"0000:{0x40 + rdma_minor:02x}:00.2"}]}]
+            out.append(nic)
+            rdma_minor += 1
+    return out
+
+
+@st.composite
 def devices(draw, numa: list[int]):
     out: list[dict] = []
     numa_choices = [*numa, None, -1] if numa else [None]
@@ -174,7 +203,7 @@ def placed_pods(draw, topology: dict | None, free: list[int], numa: list[int], n
 
 
 @st.composite
-def node(draw, name: str = "node"):
+def node(draw, name: str = "node", server_layouts: bool = False):
     topology = draw(st.one_of(cpu_topology(), st.none()) if draw(st.integers(0, 9)) == 0 else cpu_topology())
     cpu_ids = sorted(c["id"] for c in cpus_of(topology)) if topology else []
     ids = numa_ids(topology) if topology else [0, 1]
@@ -219,11 +248,22 @@ def node(draw, name: str = "node"):
         spec["numaNodes"] = []
     if draw(st.integers(0, 4)) == 0:
         spec["allocatable"] = {"cpu": str(draw(st.integers(1, 32))), "memory": f"{draw(st.integers(8, 128))}Gi"}
-    node_devices = draw(devices(numa)) if draw(st.integers(0, 2)) else []
+    if server_layouts:
+        layout = draw(st.integers(0, 5))
+        server = 1 <= layout <= 2
+        node_devices = [] if layout == 0 else draw(server_devices(numa)) if server else draw(devices(numa))
+    else:
+        server = False
+        node_devices = draw(devices(numa)) if draw(st.integers(0, 2)) else []
+    if server:
+        # GPU partitions stay with the free layouts, as before the server layouts
+        # existed: a whole partition of shared GPUs is scored otherwise by v1.8.0
+        # (an open difference), and these layouts would meet it in most runs.
+        labels.pop(ann.LABEL_GPU_MODEL, None)
     if node_devices:
         spec["devices"] = node_devices
         gpu_minors = [d["minor"] for d in node_devices if d["type"] == "gpu"]
-        if gpu_minors and draw(st.booleans()):
+        if gpu_minors and not server and draw(st.booleans()):
             spec["deviceAnnotations"] = {ann.GPU_PARTITIONS: draw(partition_table(gpu_minors))}
             if draw(st.booleans()):
                 spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: draw(st.sampled_from(("Honor", "Prefer")))}
@@ -291,7 +331,18 @@ def device_requests(draw, types=DEVICE_TYPES):
 
 
 @st.composite
-def pod(draw, device_types=DEVICE_TYPES):
+def joint_requests(draw):
+    """Whole GPUs (one to four) or a share of one, with one or two NICs."""
+    requests = {"koordinator.sh/rdma": str(draw(st.sampled_from((1, 1, 100, 200))))}
+    if draw(st.integers(0, 3)):
+        requests["nvidia.com/gpu"] = str(draw(st.sampled_from((1, 2, 2, 3, 4))))
+    else:
+        requests["koordinator.sh/gpu"] = str(draw(st.sampled_from((50, 100))))
+    return requests
+
+
+@st.composite
+def pod(draw, device_types=DEVICE_TYPES, joint_pods: bool = False):
     labels: dict[str, str] = {}
     qos = draw(st.sampled_from(("LSE", "LSR", "LSR", "LS", "BE", None)))
     if qos:
@@ -324,12 +375,25 @@ def pod(draw, device_types=DEVICE_TYPES):
         requests["cpu"] = cpu
     if draw(st.integers(0, 4)):
         requests["memory"] = draw(st.sampled_from(("1Gi", "4Gi", "8Gi", "24Gi", "512Mi")))
-    extra = draw(device_requests(device_types)) if draw(st.integers(0, 2)) == 0 else {}
+    # A GPU with NICs asked jointly is how such pods are written, so it is drawn
+    # on its own, often, rather than left to the chance of the free draw below.
+    joint = joint_pods and {"gpu", "rdma"} <= set(device_types) and draw(st.integers(0, 3)) == 0
+    if joint:
+        extra = draw(joint_requests())
+    else:
+        extra = draw(device_requests(device_types)) if draw(st.integers(0, 2)) == 0 else {}
     types = sorted({"gpu" if r.startswith(("nvidia.com/gpu", "koordinator.sh/gpu")) else r.split("/")[1]
                     for r in extra})
-    if types and draw(st.booleans()):
+    if types and (draw(st.integers(0, 3)) == 0 if joint else draw(st.booleans())):
         annotations[ann.DEVICE_ALLOCATE_HINT] = draw(device_hint(types))
-    if len(types) >= 2 and draw(st.booleans()):
+    if joint:
+        order = ["gpu", "rdma"] if draw(st.integers(0, 3)) else ["rdma", "gpu"]
+        joint_spec: dict = {"deviceTypes": order}
+        scope = draw(st.sampled_from(("", "", None, "SamePCIe")))
+        if scope is not None:
+            joint_spec["requiredScope"] = scope
+        annotations[ann.DEVICE_JOINT_ALLOCATE] = _json(joint_spec)
+    elif len(types) >= 2 and draw(st.booleans()):
         annotations[ann.DEVICE_JOINT_ALLOCATE] = _json({"deviceTypes": draw(st.permutations(types)),
                                     "requiredScope": draw(st.sampled_from(("", "SamePCIe")))})
     if "nvidia.com/gpu" in extra and draw(st.booleans()):
@@ -404,8 +468,10 @@ def _node_types(*nodes: dict) -> tuple[str, ...]:
 
 @st.composite
 def filter_input(draw):
-    spec = draw(node())
-    data = {"node": spec, "pod": draw(pod(_node_types(spec)))}
+    # Server layouts and joint pods for filter only, whose result holds the
+    # chosen devices; score keeps its earlier inputs (see server_devices).
+    spec = draw(node(server_layouts=True))
+    data = {"node": spec, "pod": draw(pod(_node_types(spec), joint_pods=True))}
     if draw(st.booleans()):
         data["args"] = draw(args())
     return data
