@@ -21,7 +21,7 @@ import yaml
 
 from conformance import __version__
 from conformance.model import PASSED, UNSUPPORTED, XFAIL
-from conformance.report import counts
+from conformance.report import counts, details
 from conformance.report import results as results_mod
 
 FILES = ("results.json", "compliance.md", "compliance.html", "junit.xml", "implementation.yaml", "README.md")
@@ -37,17 +37,7 @@ def command(header: dict[str, Any], out: str) -> str:
     for key, flag in _SELECTION_FLAGS:
         for value in selection.get(key) or ():
             words += [flag, value]
-    invocation = header.get("invocation") or {}
-    if invocation.get("corpus"):
-        words += ["--corpus", invocation["corpus"]]
-    for extra in invocation.get("extra_corpus") or ():
-        words += ["--extra-corpus", extra]
-    if invocation.get("no_expectations"):
-        words.append("--no-expectations")
-    elif invocation.get("expectations"):
-        words += ["--expectations", invocation["expectations"]]
-    if header.get("strict"):
-        words.append("--strict")
+    words += details.invocation_words(header)
     for feature in header.get("claimed") or ():
         words += ["--claim", feature]
     return shlex.join([*words, "--out", out])

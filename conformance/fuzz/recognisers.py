@@ -41,13 +41,30 @@ def unequal_numa_cpu_counts(data: Data) -> bool:
     return len(counts) > 1
 
 
-def gpu_device_scope(data: Data) -> bool:
+def _device_hint(data: Data) -> dict | None:
+    """The pod's device-allocate-hint annotation decoded, when it is a JSON object."""
     raw = ((data.get("pod") or {}).get("annotations") or {}).get(KOORD_DEVICE_HINT)
     try:
-        hint = (json.loads(raw) or {}).get("gpu") if isinstance(raw, str) else None
-    except (ValueError, AttributeError):
-        return False
-    return isinstance(hint, dict) and hint.get("requiredTopologyScope") == "Device"
+        hint = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return hint if isinstance(hint, dict) else None
+
+
+def _without_in_device_hint(data: Data, drop: Callable[[dict], bool]) -> Data | None:
+    """The input with the device hint as `drop` leaves it, or None when the hint
+    is unreadable or `drop` took nothing out of it."""
+    hint = _device_hint(data)
+    if hint is None or not drop(hint):
+        return None
+    copied = copy.deepcopy(data)
+    copied["pod"]["annotations"][KOORD_DEVICE_HINT] = json.dumps(hint)
+    return copied
+
+
+def gpu_device_scope(data: Data) -> bool:
+    gpu = (_device_hint(data) or {}).get("gpu")
+    return isinstance(gpu, dict) and gpu.get("requiredTopologyScope") == "Device"
 
 
 def _gates_enabled(data: Data, *names: str) -> bool | None:
@@ -122,48 +139,30 @@ def device_hint_unread(data: Data) -> Data | None:
 def secondary_scope_unread(data: Data) -> Data | None:
     """requiredTopologyScope left out of the rdma and fpga entries of the
     device-allocate-hint (the release reads it for GPUs only)."""
-    pod = data.get("pod") or {}
-    raw = (pod.get("annotations") or {}).get(KOORD_DEVICE_HINT)
-    try:
-        hint = json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
-        return None
-    if not isinstance(hint, dict):
-        return None
-    changed = False
-    for dtype in ("rdma", "fpga"):
-        entry = hint.get(dtype)
-        if isinstance(entry, dict) and entry.get("requiredTopologyScope"):
-            del entry["requiredTopologyScope"]
-            changed = True
-    if not changed:
-        return None
-    copied = copy.deepcopy(data)
-    copied["pod"]["annotations"][KOORD_DEVICE_HINT] = json.dumps(hint)
-    return copied
+    def drop(hint: dict) -> bool:
+        changed = False
+        for dtype in ("rdma", "fpga"):
+            entry = hint.get(dtype)
+            if isinstance(entry, dict) and entry.get("requiredTopologyScope"):
+                del entry["requiredTopologyScope"]
+                changed = True
+        return changed
+
+    return _without_in_device_hint(data, drop)
 
 
 def pcie_level_unread(data: Data) -> Data | None:
     """exclusivePolicy PCIeLevel left out of the device-allocate-hint (the
     release declares the value and acts on it nowhere)."""
-    pod = data.get("pod") or {}
-    raw = (pod.get("annotations") or {}).get(KOORD_DEVICE_HINT)
-    try:
-        hint = json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
-        return None
-    if not isinstance(hint, dict):
-        return None
-    changed = False
-    for entry in hint.values():
-        if isinstance(entry, dict) and entry.get("exclusivePolicy") == "PCIeLevel":
-            del entry["exclusivePolicy"]
-            changed = True
-    if not changed:
-        return None
-    copied = copy.deepcopy(data)
-    copied["pod"]["annotations"][KOORD_DEVICE_HINT] = json.dumps(hint)
-    return copied
+    def drop(hint: dict) -> bool:
+        changed = False
+        for entry in hint.values():
+            if isinstance(entry, dict) and entry.get("exclusivePolicy") == "PCIeLevel":
+                del entry["exclusivePolicy"]
+                changed = True
+        return changed
+
+    return _without_in_device_hint(data, drop)
 
 
 def _decodes_as_quantity(value: Any) -> bool:

@@ -45,12 +45,20 @@ def rerun_command(header: dict[str, Any], case_id: str) -> str:
     """A command that reruns one case the way the run was made: the same
     implementation, corpus and expectations, and a report folder of its own,
     so the run's full report is never overwritten by a one-case report."""
-    invocation = header.get("invocation") or {}
     implementation = header["implementation"]["implementation"]
-    words = ["topoconf", "run", "--impl", header["impl_spec"], "--id", case_id]
+    words = ["topoconf", "run", "--impl", header["impl_spec"], "--id", case_id, *invocation_words(header)]
+    words += ["--report-dir", f"{RERUN_BASE}/{implementation['name']}-{implementation['version']}"]
+    return shlex.join(words)
+
+
+def invocation_words(header: dict[str, Any]) -> list[str]:
+    """The options that reproduce how a run reached its corpus and expectations,
+    and whether it was strict, as its header records them."""
+    invocation = header.get("invocation") or {}
+    words: list[str] = []
     if invocation.get("corpus"):
         words += ["--corpus", invocation["corpus"]]
-    for extra in invocation.get("extra_corpus") or []:
+    for extra in invocation.get("extra_corpus") or ():
         words += ["--extra-corpus", extra]
     if invocation.get("no_expectations"):
         words.append("--no-expectations")
@@ -58,8 +66,7 @@ def rerun_command(header: dict[str, Any], case_id: str) -> str:
         words += ["--expectations", invocation["expectations"]]
     if header.get("strict"):
         words.append("--strict")
-    words += ["--report-dir", f"{RERUN_BASE}/{implementation['name']}-{implementation['version']}"]
-    return shlex.join(words)
+    return words
 
 
 def of(record: dict[str, Any], header: dict[str, Any]) -> Detail:
