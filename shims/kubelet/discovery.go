@@ -60,7 +60,7 @@ func startWithDiscovery(raw json.RawMessage, inner func(json.RawMessage) answer)
 			// JSON null stays a nil row (no distances), [] an empty one.
 			nodes = append(nodes, cadvisorapi.Node{Id: n.ID, Distances: n.Distances})
 		}
-		a = startFromMachine(in, nodes)
+		a = startOn(in.commonInput, in.KubeletConfiguration, nodes)
 	}
 	result, isMap := a.Result.(map[string]any)
 	if !isMap || result["started"] != true {
@@ -72,23 +72,6 @@ func startWithDiscovery(raw json.RawMessage, inner func(json.RawMessage) answer)
 	}
 	result["numa"] = discovered
 	return a
-}
-
-// startFromMachine is runStart for a topology given as machine information.
-func startFromMachine(in discoveryInput, nodes []cadvisorapi.Node) answer {
-	sm, r, a := startTopologyManager(in.commonInput, in.KubeletConfiguration, nodes)
-	if a != nil {
-		return *a
-	}
-	if r != nil {
-		return ok(refusedStart(r))
-	}
-	return ok(map[string]any{
-		"started": true,
-		"policy":  sm.policy,
-		"scope":   sm.scope,
-		"options": optionsResult(sm.options),
-	})
 }
 
 // discoveredNUMA builds the NUMAInfo NewManager built: NewNUMAInfo reads only

@@ -147,7 +147,13 @@ func runStart(raw json.RawMessage) answer {
 			return failure("invalid numa", err)
 		}
 	}
-	sm, r, a := startTopologyManager(in.commonInput, in.KubeletConfiguration, nodes)
+	return startOn(in.commonInput, in.KubeletConfiguration, nodes)
+}
+
+// startOn answers start for the given NUMA nodes, however they were given
+// (the contract's numa form or machine information).
+func startOn(common commonInput, cfg tmConfig, nodes []cadvisorapi.Node) answer {
+	sm, r, a := startTopologyManager(common, cfg, nodes)
 	if a != nil {
 		return *a
 	}
