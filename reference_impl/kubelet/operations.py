@@ -143,6 +143,18 @@ def merge(input_: Mapping[str, Any]) -> dict:
     }
 
 
+def _start_from(input_: Mapping[str, Any], nodes, distances, machine=None):
+    """Start-up with the version, gates and kubelet configuration an input carries."""
+    return start(
+        input_.get("kubernetesVersion"),
+        _mapping(input_.get("featureGates"), "featureGates"),
+        _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
+        nodes,
+        distances,
+        machine=machine,
+    )
+
+
 def start_operation(input_: Mapping[str, Any]) -> dict:
     nodes, distances = numa_from(input_["numa"]) if input_.get("numa") is not None else ([0], None)
     machine = None
@@ -151,14 +163,7 @@ def start_operation(input_: Mapping[str, Any]) -> dict:
             raise InvalidInput("machine", "give the topology either as numa or as machine, not both")
         machine = Machine.parse(input_["machine"])
     try:
-        started = start(
-            input_.get("kubernetesVersion"),
-            _mapping(input_.get("featureGates"), "featureGates"),
-            _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
-            nodes,
-            distances,
-            machine=machine,
-        )
+        started = _start_from(input_, nodes, distances, machine=machine)
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
     return started.as_dict()
@@ -230,13 +235,7 @@ def admit_hints(input_: Mapping[str, Any]) -> dict:
     providers = parse_providers(input_.get("providers"), pod, _provider_hints)
     nodes, distances = numa_from(input_.get("numa"))
     try:
-        started = start(
-            input_.get("kubernetesVersion"),
-            _mapping(input_.get("featureGates"), "featureGates"),
-            _mapping(input_.get("kubeletConfiguration"), "kubeletConfiguration"),
-            nodes,
-            distances,
-        )
+        started = _start_from(input_, nodes, distances)
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
     pod_level = pod_level_set(input_["pod"].get("resources"))
