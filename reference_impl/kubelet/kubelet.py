@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..errors import InvalidInput
 from ..numa import bitmask
+from .cpu_options import CPUPolicyOptions
 from .hints import TopologyHint
 from .metrics import Metrics
 from .node import NodeState
@@ -20,12 +21,13 @@ NO_TOPOLOGY = -1
 
 
 class Kubelet:
-    def __init__(self, started: Started, state: NodeState, cpu_static: bool = True, memory_static: bool = True):
+    def __init__(self, started: Started, state: NodeState, cpu_static: bool = True, memory_static: bool = True,
+                 cpu_options: CPUPolicyOptions | None = None):
         self.policy = started.policy
         self.scope = started.scope
         self.state = state
         self.devices = DeviceManager(state)
-        self.cpu = CPUManager(state, cpu_static)
+        self.cpu = CPUManager(state, cpu_static, cpu_options)
         self.memory = MemoryManager(state, memory_static)
         # Linux registration order
         self.providers = (self.devices, self.cpu, self.memory)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .. import cpuset, quantity
 from ..errors import InvalidInput
 from ..numa.numa_info import NUMAInfo
+from .cpu_topology import CPUTopology
 from .pods import MEMORY, is_hugepages
 
 
@@ -44,6 +45,7 @@ class NodeState:
     assignments: dict[int, int]
     device_node: dict[str, dict[str, int | None]]   # resource -> device id -> NUMA node (None: no topology)
     allocated_devices: dict[str, set[str]]
+    cpu_topology: CPUTopology | None = None
 
     def allocatable_cpus(self, mask_nodes: Sequence[int]) -> int:
         return sum(1 for n in mask_nodes for c in self.cpus_by_node[n] if c not in self.reserved_cpus)
@@ -79,6 +81,11 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
     device_node: dict[str, dict[str, int | None]] = {}
     next_cpu = 0
     types: set[str] = {MEMORY}
+    threads = raw.get("threadsPerCore", 1)
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise InvalidInput("node/threadsPerCore", "a positive number of hardware threads per core")
+    cpu_socket: dict[int, int] = {}
+    cpu_core: dict[int, int] = {}
     for i, entry in enumerate(numa_nodes):
         f = f"node/numaNodes/{i}"
         if not isinstance(entry, Mapping):
@@ -93,14 +100,25 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         if isinstance(cpus, int):
             cpu_ids = list(range(next_cpu, next_cpu + cpus))
         else:
-            cpu_ids = sorted(cpus)
+            cpu_ids = list(cpus)
+        if len(cpu_ids) % threads:
+            raise InvalidInput(f"{f}/cpus", f"{len(cpu_ids)} CPUs do not make whole cores of {threads} threads")
+        socket = entry.get("socket", i)
+        if not isinstance(socket, int) or isinstance(socket, bool) or socket < 0:
+            raise InvalidInput(f"{f}/socket", "a socket id, a non-negative integer")
         for c in cpu_ids:
             if c in cpu_node:
                 raise InvalidInput(f"{f}/cpus", f"cpu {c} is on two NUMA nodes")
             cpu_node[c] = nid
+            cpu_socket[c] = socket
+        # the threads of one core are consecutive in the order written
+        for k in range(0, len(cpu_ids), threads):
+            siblings = cpu_ids[k:k + threads]
+            for c in siblings:
+                cpu_core[c] = min(siblings)
         if cpu_ids:
             next_cpu = max(next_cpu, max(cpu_ids) + 1)
-        cpus_by_node[nid] = cpu_ids
+        cpus_by_node[nid] = sorted(cpu_ids)
         cells = {MEMORY: MemoryCell(bytes_of(entry.get("memory", 0), f"{f}/memory"))}
         for key, q in entry.items():
             if is_hugepages(key):
@@ -161,6 +179,7 @@ def build_node(raw: Mapping, reserved: object) -> NodeState:
         assignments={n: 0 for n in ids},
         device_node=device_node,
         allocated_devices={res: set() for res in device_node},
+        cpu_topology=CPUTopology(numa=cpu_node, socket=cpu_socket, core=cpu_core, threads_per_core=threads),
     )
     _apply_baseline(state, raw.get("allocated") or [])
     return state

@@ -11,6 +11,7 @@ from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
+from .cpu_options import parse_cpu_policy_options
 from .discovery import Machine
 from .hints import TopologyHint
 from .kubelet import Kubelet
@@ -213,7 +214,15 @@ def admit(input_: Mapping[str, Any]) -> dict:
         )
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
-    kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy])
+    cpu_raw = config.get("cpuManagerPolicyOptions")
+    if cpu_raw and cpu_policy != "static":
+        raise InvalidInput("kubeletConfiguration/cpuManagerPolicyOptions", "options are for the static CPU manager policy")
+    try:
+        cpu_options = parse_cpu_policy_options(cpu_raw, started.gates.minor,
+                                               _mapping(input_.get("featureGates"), "featureGates"))
+    except Refusal as refusal:
+        return {"started": False, **refusal.as_result()}
+    kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy], cpu_options)
     results = []
     for item in pods:
         if item is RESTART:

@@ -51,6 +51,15 @@ def _refused_value(message: str) -> Refusal:
     return Refusal(r.INVALID_POLICY_OPTION_VALUE, message)
 
 
+def parse_go_bool(text: str) -> bool | None:
+    """Go's strconv.ParseBool; None where it fails."""
+    if text in _GO_BOOL_TRUE:
+        return True
+    if text in _GO_BOOL_FALSE:
+        return False
+    return None
+
+
 def _parse_bool(option: str, value: str) -> bool:
     if value in _GO_BOOL_TRUE:
         return True

@@ -26,6 +26,11 @@ class AdmitResult:
 
 
 def _unexpected(err: AllocationError) -> AdmitResult:
+    # an error that carries its own admission reason (SMTAlignmentError) is
+    # reported as it is; any other is wrapped as unexpected
+    reason = getattr(err, "reason", None)
+    if reason:
+        return AdmitResult(False, reason, str(err))
     return AdmitResult(False, UNEXPECTED_ADMISSION_ERROR, f"Allocate failed due to {err}, which is unexpected")
 
 

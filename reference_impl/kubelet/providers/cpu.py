@@ -3,10 +3,21 @@ with integer CPU requests."""
 
 from __future__ import annotations
 
+from ..cpu_options import CPUPolicyOptions
+from ..cpu_topology import take_packed
 from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, guaranteed_cpus
 from . import AllocationError
+
+SMT_ALIGNMENT_ERROR = "SMTAlignmentError"
+
+
+class SMTAlignmentError(AllocationError):
+    """full-pcpus-only refuses a request that does not fill whole cores; the
+    kubelet reports it under its own reason, not as an unexpected error."""
+
+    reason = SMT_ALIGNMENT_ERROR
 
 RESOURCE = "cpu"
 
@@ -14,9 +25,10 @@ RESOURCE = "cpu"
 class CPUManager:
     name = "cpu"
 
-    def __init__(self, state: NodeState, static: bool = True):
+    def __init__(self, state: NodeState, static: bool = True, options: CPUPolicyOptions | None = None):
         self.state = state
         self.static = static
+        self.options = options or CPUPolicyOptions()
         self.assignments: dict[tuple[str, str], list[int]] = {}
         self.reusable: dict[str, set[int]] = {}
         # NUMA nodes the CPU topology knows: those that have CPUs
@@ -78,6 +90,7 @@ class CPUManager:
         key = (pod.name, c.name)
         if key in self.assignments:
             return
+        self._check_smt(n)
         for other in [p for p in self.reusable if p != pod.name]:
             del self.reusable[other]
         reusable = self.reusable.setdefault(pod.name, set())
@@ -103,30 +116,31 @@ class CPUManager:
             # app containers and sidecars keep what they took
             reusable.difference_update(taken)
 
-    def _take(self, cpus: list[int], n: int) -> list[int]:
-        """Whole free NUMA nodes first, then CPUs from the nodes with the
-        fewest candidates (packing), lowest ids first. A model of the static
-        policy's packed order without cores and threads: upstream visits the
-        free nodes in the same fewest-available order it packs by, so on a
-        node of unequal NUMA sizes the smaller whole node is taken first."""
-        if n <= 0:
-            return []
+    def _check_smt(self, n: int) -> None:
+        """full-pcpus-only: whole cores only, counted against the free CPUs
+        minus every thread of a core that holds a reserved CPU (CPUs an init
+        container left for reuse are not free and do not count)."""
+        if not self.options.full_pcpus_only:
+            return
         st = self.state
-        by_node: dict[int, list[int]] = {}
-        for cpu in sorted(cpus):
-            by_node.setdefault(st.cpu_node[cpu], []).append(cpu)
-        taken: list[int] = []
-        for node in sorted(by_node, key=lambda k: (len(by_node[k]), k)):
-            group = by_node[node]
-            if len(group) == len(st.cpus_by_node[node]) and n - len(taken) >= len(group):
-                taken.extend(group)
-                by_node[node] = []
-        for node in sorted(by_node, key=lambda k: (len(by_node[k]), k)):
-            for cpu in by_node[node]:
-                if len(taken) == n:
-                    return taken
-                taken.append(cpu)
-        return taken
+        per_core = st.cpu_topology.threads_per_core
+        if n % per_core:
+            raise SMTAlignmentError(f"SMT Alignment Error: requested {n} cpus not multiple cpus per core = {per_core}")
+        reserved_cores = {st.cpu_topology.core[c] for c in st.reserved_cpus}
+        available = sum(1 for c in st.free_cpus if st.cpu_topology.core[c] not in reserved_cores)
+        if n > available:
+            raise SMTAlignmentError(
+                "SMT Alignment Error: not enough free physical CPUs: "
+                f"available physical CPUs = {available}, requested CPUs = {n}, CPUs per core = {per_core}"
+            )
+
+    def _take(self, cpus: list[int], n: int) -> list[int]:
+        """Whole NUMA nodes and sockets, then whole cores, then single
+        threads, fullest first (see cpu_topology.take_packed). Without
+        hyperthreads and with one socket per NUMA node this is: whole free
+        NUMA nodes first, the smallest first, then the nodes with the fewest
+        candidates, lowest ids first."""
+        return take_packed(self.state.cpu_topology, cpus, n)
 
     def release(self, pod_name: str) -> None:
         for key in [k for k in self.assignments if k[0] == pod_name]:
