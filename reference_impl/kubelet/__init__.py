@@ -9,7 +9,9 @@ Where things live:
   upstream's merge with the KEP-6007 score step (exhaustive, an equivalent fast
   search, and the beta preferred-first merge), the four policies.
 * `node`, `pods`, `providers/`: allocation state, pod specs, and the
-  CPU, memory and device managers.
+  CPU, memory and device managers; `cpu_topology`, `cpu_options`: the CPU
+  manager's sockets, cores and threads with its packed choice of CPUs, and its
+  policy options.
 * `scopes`, `kubelet`, `metrics`: container and pod scope admission over one node,
   and the metrics the contract reports.
 * `operations`: the `merge`, `start` and `admit` operations of

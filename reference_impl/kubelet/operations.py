@@ -50,6 +50,8 @@ FEATURES: tuple[str, ...] = (
     "kubelet.numa-discovery",
     "kubelet.restart",
     "kubelet.pod-level-resources",
+    "kubelet.cpu-topology",
+    "kubelet.cpu-option.full-pcpus-only",
 )
 
 

@@ -345,6 +345,11 @@ func (n *node) startManagers(spec *nodeSpec, fresh bool) *answer {
 	cpuReservation := v1.ResourceList{v1.ResourceCPU: *resource.NewQuantity(int64(reserved.Size()), resource.DecimalSI)}
 	cpu, err := newCPUManager(n.ctx, cpuPolicy, cfg.CPUManagerPolicyOptions, m.cpuInfo, reserved, cpuReservation, dir, n.store)
 	if err != nil {
+		if code := cpuOptionRefusal(err); code != "" {
+			// the kubelet does not start with these cpuManagerPolicyOptions
+			a := ok(refusedStart(&refusal{Reason: code, Message: err.Error()}))
+			return &a
+		}
 		a := failure("cpumanager.NewManager refused the configuration", err)
 		return &a
 	}

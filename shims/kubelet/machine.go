@@ -14,7 +14,8 @@ import (
 // The node as the admit contract describes it.
 type numaNodeSpec struct {
 	ID        int
-	CPUs      []int
+	Socket    int
+	CPUs      []int // in the order written: a core's threads are consecutive
 	Memory    int64
 	HugePages map[string]int64 // "hugepages-1Gi" -> bytes
 	Devices   map[string]int
@@ -31,6 +32,7 @@ type allocatedSpec struct {
 
 type nodeSpec struct {
 	NUMANodes              []numaNodeSpec
+	ThreadsPerCore         int
 	Distances              [][]uint64
 	DevicesWithoutTopology map[string]int
 	Allocated              []allocatedSpec
@@ -85,16 +87,28 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 		Distances              [][]uint64                   `json:"distances"`
 		DevicesWithoutTopology map[string]int               `json:"devicesWithoutTopology"`
 		Allocated              []map[string]json.RawMessage `json:"allocated"`
+		ThreadsPerCore         *int                         `json:"threadsPerCore"`
 	}
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, fmt.Errorf("node: %w", err)
 	}
-	spec := &nodeSpec{Distances: top.Distances, DevicesWithoutTopology: top.DevicesWithoutTopology}
+	spec := &nodeSpec{Distances: top.Distances, DevicesWithoutTopology: top.DevicesWithoutTopology, ThreadsPerCore: 1}
+	if top.ThreadsPerCore != nil {
+		if *top.ThreadsPerCore < 1 {
+			return nil, fmt.Errorf("threadsPerCore must be positive")
+		}
+		spec.ThreadsPerCore = *top.ThreadsPerCore
+	}
 	nextCPU := 0
 	for i, n := range top.NUMANodes {
-		ns := numaNodeSpec{HugePages: map[string]int64{}, Devices: map[string]int{}}
+		ns := numaNodeSpec{Socket: i, HugePages: map[string]int64{}, Devices: map[string]int{}}
 		if err := json.Unmarshal(n["id"], &ns.ID); err != nil {
 			return nil, fmt.Errorf("numaNodes[%d].id: %w", i, err)
+		}
+		if raw, set := n["socket"]; set {
+			if err := json.Unmarshal(raw, &ns.Socket); err != nil {
+				return nil, fmt.Errorf("numaNodes[%d].socket: %w", i, err)
+			}
 		}
 		count, ids, err := cpuField(n["cpus"])
 		if err != nil {
@@ -109,6 +123,9 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 			if id >= nextCPU {
 				nextCPU = id + 1
 			}
+		}
+		if len(ids)%spec.ThreadsPerCore != 0 {
+			return nil, fmt.Errorf("numaNodes[%d].cpus: %d CPUs do not make whole cores of %d threads", i, len(ids), spec.ThreadsPerCore)
 		}
 		ns.CPUs = ids
 		for key, val := range n {
@@ -205,11 +222,12 @@ type machine struct {
 	hiddenCPUs []int                    // the hidden reserved CPUs, none when the case reserves its own
 }
 
-// buildMachine renders the node as cadvisor reports it: one socket per NUMA
-// node, one single-threaded core per CPU (the contract models neither cores
-// nor threads), memory and hugepages per node, and the distance rows indexed
-// by node id. addHiddenCPU adds a socket of reserved CPUs for the static CPU
-// policy's mandatory reservation when the case reserves none.
+// buildMachine renders the node as cadvisor reports it: each NUMA node in its
+// socket (its own unless the case names one), cores of threadsPerCore
+// consecutive CPUs of the node's list, memory and hugepages per node, and the
+// distance rows indexed by node id. addHiddenCPU adds a socket of reserved
+// CPUs for the static CPU policy's mandatory reservation when the case
+// reserves none.
 func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machine, error) {
 	m := &machine{cpuNUMA: map[int]int{}}
 	info := &cadvisorapi.MachineInfo{}
@@ -222,6 +240,8 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 	if spec.Distances != nil && len(spec.Distances) != len(spec.NUMANodes) {
 		return nil, fmt.Errorf("node.distances has %d rows for %d NUMA nodes", len(spec.Distances), len(spec.NUMANodes))
 	}
+	sockets := map[int]bool{}
+	maxSocket := -1
 	maxCPU := -1
 	for _, n := range spec.NUMANodes {
 		for _, c := range n.CPUs {
@@ -247,7 +267,15 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 				return nil, fmt.Errorf("cpu %d is listed on two NUMA nodes", c)
 			}
 			m.cpuNUMA[c] = n.ID
-			node.Cores = append(node.Cores, cadvisorapi.Core{Id: c, Threads: []int{c}, SocketID: i})
+		}
+		threads := spec.ThreadsPerCore
+		for k := 0; k+threads <= len(cpus); k += threads {
+			siblings := append([]int{}, cpus[k:k+threads]...)
+			node.Cores = append(node.Cores, cadvisorapi.Core{Id: len(node.Cores), Threads: siblings, SocketID: n.Socket})
+		}
+		sockets[n.Socket] = true
+		if n.Socket > maxSocket {
+			maxSocket = n.Socket
 		}
 		sizes := make([]string, 0, len(n.HugePages))
 		for k := range n.HugePages {
@@ -266,10 +294,10 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 		}
 		info.MemoryCapacity += node.Memory
 		info.NumCores += len(cpus)
-		info.NumPhysicalCores += len(cpus)
+		info.NumPhysicalCores += len(node.Cores)
 		info.Topology = append(info.Topology, node)
 	}
-	info.NumSockets = len(spec.NUMANodes)
+	info.NumSockets = len(sockets)
 	m.info = info
 	m.cpuInfo = info
 	if addHiddenCPU {
@@ -283,18 +311,28 @@ func buildMachine(spec *nodeSpec, addHiddenCPU bool, reserveMemory bool) (*machi
 		// Its CPUs are never available, so a hint over a set including it is
 		// never narrower or preferred over the same set without it; the
 		// Topology Manager's merge masks its bit away.
-		size := hiddenSocketSize(info.NumCores, len(spec.NUMANodes), smallestNode(spec))
+		// Its cores have as many threads as the node's, so that the CPUs per
+		// core (total CPUs over cores) stay what the case describes.
+		threads := spec.ThreadsPerCore
+		size := hiddenSocketSize(info.NumCores, len(sockets), smallestNode(spec))
+		if size -= size % threads; size < threads {
+			size = threads
+		}
 		phantom := cadvisorapi.Node{Id: maxID + 1}
-		for i := 0; i < size; i++ {
-			id := maxCPU + 1 + i
-			m.hiddenCPUs = append(m.hiddenCPUs, id)
-			m.cpuNUMA[id] = phantom.Id
-			phantom.Cores = append(phantom.Cores, cadvisorapi.Core{Id: id, Threads: []int{id}, SocketID: len(spec.NUMANodes)})
+		for i := 0; i < size; i += threads {
+			var siblings []int
+			for t := 0; t < threads; t++ {
+				id := maxCPU + 1 + i + t
+				siblings = append(siblings, id)
+				m.hiddenCPUs = append(m.hiddenCPUs, id)
+				m.cpuNUMA[id] = phantom.Id
+			}
+			phantom.Cores = append(phantom.Cores, cadvisorapi.Core{Id: len(phantom.Cores), Threads: siblings, SocketID: maxSocket + 1})
 		}
 		cpuInfo := *info
 		cpuInfo.Topology = append(append([]cadvisorapi.Node{}, info.Topology...), phantom)
 		cpuInfo.NumCores += size
-		cpuInfo.NumPhysicalCores += size
+		cpuInfo.NumPhysicalCores += size / threads
 		cpuInfo.NumSockets++
 		m.cpuInfo = &cpuInfo
 	}
