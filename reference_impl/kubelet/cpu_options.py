@@ -36,7 +36,7 @@ _MATURITY: dict[str, list[tuple[int, str]]] = {
 
 # the options whose effect the contract models; the others may be given as
 # false only
-MODELLED = (FULL_PCPUS_ONLY,)
+MODELLED = (FULL_PCPUS_ONLY, DISTRIBUTE_ACROSS_NUMA)
 
 UNKNOWN = "UnknownCPUManagerPolicyOption"
 NOT_AVAILABLE = "CPUManagerPolicyOptionNotAvailable"
@@ -46,6 +46,7 @@ INVALID_VALUE = "InvalidCPUManagerPolicyOptionValue"
 @dataclass(frozen=True)
 class CPUPolicyOptions:
     full_pcpus_only: bool = False
+    distribute_across_numa: bool = False
 
 
 def maturity(option: str, minor: int) -> str | None:
@@ -85,4 +86,5 @@ def parse_cpu_policy_options(raw: object, minor: int, gates: Mapping[str, object
         if on and name not in MODELLED:
             raise InvalidInput(f"kubeletConfiguration/cpuManagerPolicyOptions/{name}",
                                "the contract does not model this option's effect; only false is accepted")
-    return CPUPolicyOptions(full_pcpus_only=values.get(FULL_PCPUS_ONLY, False))
+    return CPUPolicyOptions(full_pcpus_only=values.get(FULL_PCPUS_ONLY, False),
+                            distribute_across_numa=values.get(DISTRIBUTE_ACROSS_NUMA, False))

@@ -52,6 +52,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.pod-level-resources",
     "kubelet.cpu-topology",
     "kubelet.cpu-option.full-pcpus-only",
+    "kubelet.cpu-option.distribute-cpus-across-numa",
 )
 
 

@@ -7,9 +7,11 @@ import (
 
 // The CPU manager's topology of sockets, cores and threads is read from the
 // node (machine.go) and its policy options reach cpumanager.NewManager as the
-// case wrote them; every release from v1.34 has full-pcpus-only.
+// case wrote them; every release from v1.34 has full-pcpus-only and
+// distribute-cpus-across-numa.
 func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.cpu-topology", "kubelet.cpu-option.full-pcpus-only")
+	releaseFeatures = append(releaseFeatures, "kubelet.cpu-topology", "kubelet.cpu-option.full-pcpus-only",
+		"kubelet.cpu-option.distribute-cpus-across-numa")
 }
 
 var cpuOptionNotAvailable = regexp.MustCompile(`CPU Manager Policy (Alpha|Beta)-level Options not enabled, but option "[^"]*" provided`)

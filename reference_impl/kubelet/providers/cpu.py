@@ -4,7 +4,7 @@ with integer CPU requests."""
 from __future__ import annotations
 
 from ..cpu_options import CPUPolicyOptions
-from ..cpu_topology import take_packed
+from ..cpu_topology import take_distributed, take_packed
 from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, guaranteed_cpus
@@ -139,8 +139,13 @@ class CPUManager:
         threads, fullest first (see cpu_topology.take_packed). Without
         hyperthreads and with one socket per NUMA node this is: whole free
         NUMA nodes first, the smallest first, then the nodes with the fewest
-        candidates, lowest ids first."""
-        return take_packed(self.state.cpu_topology, cpus, n)
+        candidates, lowest ids first. distribute-cpus-across-numa spreads the
+        CPUs over NUMA nodes instead, in whole cores under full-pcpus-only."""
+        topo = self.state.cpu_topology
+        if self.options.distribute_across_numa:
+            group = topo.threads_per_core if self.options.full_pcpus_only else 1
+            return take_distributed(topo, cpus, n, group)
+        return take_packed(topo, cpus, n)
 
     def release(self, pod_name: str) -> None:
         for key in [k for k in self.assignments if k[0] == pod_name]:
