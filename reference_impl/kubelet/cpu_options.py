@@ -36,17 +36,19 @@ _MATURITY: dict[str, list[tuple[int, str]]] = {
 
 # the options whose effect the contract models; the others may be given as
 # false only
-MODELLED = (FULL_PCPUS_ONLY, DISTRIBUTE_ACROSS_NUMA)
+MODELLED = (FULL_PCPUS_ONLY, DISTRIBUTE_ACROSS_NUMA, ALIGN_BY_SOCKET)
 
 UNKNOWN = "UnknownCPUManagerPolicyOption"
 NOT_AVAILABLE = "CPUManagerPolicyOptionNotAvailable"
 INVALID_VALUE = "InvalidCPUManagerPolicyOptionValue"
+INCOMPATIBLE = "IncompatibleCPUManagerPolicyOption"
 
 
 @dataclass(frozen=True)
 class CPUPolicyOptions:
     full_pcpus_only: bool = False
     distribute_across_numa: bool = False
+    align_by_socket: bool = False
 
 
 def maturity(option: str, minor: int) -> str | None:
@@ -86,5 +88,20 @@ def parse_cpu_policy_options(raw: object, minor: int, gates: Mapping[str, object
         if on and name not in MODELLED:
             raise InvalidInput(f"kubeletConfiguration/cpuManagerPolicyOptions/{name}",
                                "the contract does not model this option's effect; only false is accepted")
-    return CPUPolicyOptions(full_pcpus_only=values.get(FULL_PCPUS_ONLY, False),
-                            distribute_across_numa=values.get(DISTRIBUTE_ACROSS_NUMA, False))
+    opts = CPUPolicyOptions(full_pcpus_only=values.get(FULL_PCPUS_ONLY, False),
+                            distribute_across_numa=values.get(DISTRIBUTE_ACROSS_NUMA, False),
+                            align_by_socket=values.get(ALIGN_BY_SOCKET, False))
+    if opts.align_by_socket and opts.distribute_across_numa:
+        raise InvalidInput("kubeletConfiguration/cpuManagerPolicyOptions",
+                           "align-by-socket together with distribute-cpus-across-numa is not modelled")
+    return opts
+
+
+def check_against_machine(opts: CPUPolicyOptions, topology_policy: str) -> None:
+    """What the static policy checks of its options against the Topology
+    Manager's policy once both exist. (Its other check, more sockets than
+    NUMA nodes, cannot arise: the contract puts each NUMA node in one socket.)"""
+    if opts.align_by_socket and topology_policy == "single-numa-node":
+        # the kubelet's wording, spelling included
+        raise Refusal(INCOMPATIBLE, "Topolgy manager single-numa-node policy is incompatible with "
+                                    "CPUManager align-by-socket policy option")

@@ -11,7 +11,7 @@ from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
-from .cpu_options import parse_cpu_policy_options
+from .cpu_options import check_against_machine, parse_cpu_policy_options
 from .discovery import Machine
 from .hints import TopologyHint
 from .kubelet import Kubelet
@@ -53,6 +53,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.cpu-topology",
     "kubelet.cpu-option.full-pcpus-only",
     "kubelet.cpu-option.distribute-cpus-across-numa",
+    "kubelet.cpu-option.align-by-socket",
 )
 
 
@@ -223,6 +224,7 @@ def admit(input_: Mapping[str, Any]) -> dict:
     try:
         cpu_options = parse_cpu_policy_options(cpu_raw, started.gates.minor,
                                                _mapping(input_.get("featureGates"), "featureGates"))
+        check_against_machine(cpu_options, started.policy.name)
     except Refusal as refusal:
         return {"started": False, **refusal.as_result()}
     kubelet = Kubelet(started, state, CPU_POLICIES[cpu_policy], MEMORY_POLICIES[memory_policy], cpu_options)

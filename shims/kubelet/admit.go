@@ -282,6 +282,10 @@ func newNode(in admitInput, spec *nodeSpec) (*node, *refusal, *answer) {
 		}
 	}
 	addHidden := cpuPolicy == "static" && reserved.Size() == 0
+	if addHidden && alignBySocketOn(cfg.CPUManagerPolicyOptions, in.FeatureGates) {
+		a := unsupported("%s", "align-by-socket without reservedSystemCPUs: the shim's hidden socket of reserved CPUs would change the NUMA nodes per socket")
+		return nil, nil, &a
+	}
 	m, err := buildMachine(spec, addHidden, memPolicy == "Static")
 	if err != nil {
 		a := failure("invalid node", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ import (
 // distribute-cpus-across-numa.
 func init() {
 	releaseFeatures = append(releaseFeatures, "kubelet.cpu-topology", "kubelet.cpu-option.full-pcpus-only",
-		"kubelet.cpu-option.distribute-cpus-across-numa")
+		"kubelet.cpu-option.distribute-cpus-across-numa", "kubelet.cpu-option.align-by-socket")
 }
 
 var cpuOptionNotAvailable = regexp.MustCompile(`CPU Manager Policy (Alpha|Beta)-level Options not enabled, but option "[^"]*" provided`)
@@ -27,6 +28,19 @@ func cpuOptionRefusal(err error) string {
 		return "CPUManagerPolicyOptionNotAvailable"
 	case strings.Contains(msg, "bad value for option"):
 		return "InvalidCPUManagerPolicyOptionValue"
+	case strings.Contains(msg, "is incompatible with CPUManager align-by-socket policy option"),
+		strings.Contains(msg, "Align by socket is not compatible with hardware"):
+		return "IncompatibleCPUManagerPolicyOption"
 	}
 	return ""
+}
+
+// alignBySocketOn says whether the options turn align-by-socket on and the
+// CPU manager would accept it (the option is alpha in every release, its gate
+// off by default). The hidden socket of reserved CPUs (machine.go) would
+// change the NUMA nodes per socket by which align-by-socket judges a hint, so
+// such a case must reserve its own CPUs.
+func alignBySocketOn(options map[string]string, gates map[string]bool) bool {
+	on, err := strconv.ParseBool(options["align-by-socket"])
+	return err == nil && on && gates["CPUManagerPolicyAlphaOptions"]
 }

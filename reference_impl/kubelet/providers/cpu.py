@@ -3,6 +3,7 @@ with integer CPU requests."""
 
 from __future__ import annotations
 
+from ...numa import bitmask
 from ..cpu_options import CPUPolicyOptions
 from ..cpu_topology import take_distributed, take_packed
 from ..hints import TopologyHint, mask_hints
@@ -77,8 +78,33 @@ class CPUManager:
         reusable_nodes = {st.cpu_node[cpu] for cpu in reusable}
         allocatable = {n: st.allocatable_cpus([n]) for n in self.nodes}
         assigned = {n: st.assigned_cpus([n]) for n in self.nodes}
-        return mask_hints(self.nodes, request, capacity=capacity, free=free, reusable_nodes=reusable_nodes,
-                          reusable=len(reusable), used=assigned, allocatable=allocatable)
+        hints = mask_hints(self.nodes, request, capacity=capacity, free=free, reusable_nodes=reusable_nodes,
+                           reusable=len(reusable), used=assigned, allocatable=allocatable)
+        if self.options.align_by_socket:
+            hints = self._socket_aligned(hints, capacity, request)
+        return hints
+
+    def _socket_aligned(self, hints: list[TopologyHint], capacity: dict[int, int], request: int) -> list[TopologyHint]:
+        """align-by-socket: a hint is preferred too when its NUMA nodes span
+        exactly as many sockets as the narrowest mask needs, counting
+        (NUMA nodes / sockets, integer division) NUMA nodes to a socket."""
+        topo = self.state.cpu_topology
+        sockets_of = {topo.numa[c]: topo.socket[c] for c in topo.numa}
+        per_socket = len(self.nodes) // len(set(sockets_of.values()))
+        if per_socket == 0:
+            return hints
+        widths = sorted(capacity.values(), reverse=True)
+        min_width = len(self.nodes)
+        for k in range(1, len(widths) + 1):
+            if sum(widths[:k]) >= request:
+                min_width = k
+                break
+        min_sockets = (min_width + per_socket - 1) // per_socket
+        out = []
+        for h in hints:
+            spanned = {sockets_of[n] for n in bitmask.bits(h.mask)}
+            out.append(TopologyHint(h.mask, h.preferred or len(spanned) == min_sockets, h.score))
+        return out
 
     # --- allocation -----------------------------------------------------
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
@@ -99,6 +125,10 @@ class CPUManager:
         taken: list[int] = []
         if hint.mask is not None:
             aligned = [cpu for cpu in pool if hint.mask >> st.cpu_node[cpu] & 1]
+            if self.options.align_by_socket:
+                # the hint's NUMA nodes widen to their whole sockets
+                sockets = {st.cpu_topology.socket[cpu] for cpu in st.cpu_node if hint.mask >> st.cpu_node[cpu] & 1}
+                aligned = [cpu for cpu in pool if st.cpu_topology.socket[cpu] in sockets]
             taken = self._take(aligned, min(n, len(aligned)))
         rest = [cpu for cpu in pool if cpu not in set(taken)]
         if n - len(taken) > len(rest):
