@@ -1,7 +1,7 @@
 """The static CPU policy over cores with hyperthreads and sockets, and its
 full-pcpus-only option, through `admit`."""
 
-from reference_impl.kubelet.cpu_topology import CPUTopology, take_packed
+from reference_impl.kubelet.cpu_topology import CPUTopology, take_distributed, take_packed
 from reference_impl.kubelet.operations import admit
 
 from .helpers import guaranteed, pod
@@ -82,3 +82,54 @@ def test_sockets_first_when_a_socket_holds_two_numa_nodes():
     # with CPU 0 gone socket 0 is not whole; NUMA node 2 (socket 1) is, and is
     # taken; the rest comes from the socket with fewer free CPUs, node 0 first
     assert take_packed(topo, range(1, 12), 6) == [1, 2, 8, 9, 10, 11]
+
+
+def _flat(numa_nodes: int, cpus: int) -> CPUTopology:
+    return CPUTopology(
+        numa={c: c // cpus for c in range(numa_nodes * cpus)},
+        socket={c: c // cpus for c in range(numa_nodes * cpus)},
+        core={c: c for c in range(numa_nodes * cpus)},
+        threads_per_core=1,
+    )
+
+
+def test_distributed_shares_evenly_and_packs_otherwise():
+    topo = _flat(2, 8)
+    assert take_distributed(topo, range(16), 10, 1) == [0, 1, 2, 3, 4, 8, 9, 10, 11, 12]
+    assert take_packed(topo, range(16), 10) == list(range(10))
+
+
+def test_distributed_remainder_goes_where_the_free_cpus_stay_most_even():
+    topo = _flat(4, 4)
+    # free 1, 1, 4, 4: only nodes 2 and 3 can share 5 (2 each), node 2 takes the fifth
+    free = [3, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    assert take_distributed(topo, free, 5, 1) == [8, 9, 10, 12, 13]
+
+
+def test_distributed_in_whole_cores_falls_back_to_packed_for_a_partial_group():
+    topo = CPUTopology(numa={c: c // 4 for c in range(8)}, socket={c: c // 4 for c in range(8)},
+                       core={c: c - c % 2 for c in range(8)}, threads_per_core=2)
+    assert take_distributed(topo, range(8), 6, 2) == [0, 1, 2, 3, 4, 5]
+    assert take_distributed(topo, range(8), 5, 2) == take_packed(topo, range(8), 5)
+
+
+def test_align_by_socket_prefers_the_same_socket_pair():
+    node = {"numaNodes": [{"id": i, "cpus": 2, "socket": i // 2, "memory": "8Gi"} for i in range(4)]}
+    events = [pod(n, guaranteed("app", cpu=1)) for n in "abcd"]
+    evs = [{"admit": p} for p in events] + [{"remove": "a"}, {"remove": "c"}, {"admit": pod("e", guaranteed("app", cpu=2))}]
+
+    def last(options, gates):
+        cfg = {"topologyManagerPolicy": "restricted", "memoryManagerPolicy": "None", "reservedSystemCPUs": "5,7",
+               "cpuManagerPolicyOptions": options}
+        return admit({"kubeletConfiguration": cfg, "featureGates": gates, "node": node, "events": evs})["pods"][-1]
+
+    aligned = last({"align-by-socket": "true"}, {"CPUManagerPolicyAlphaOptions": True})
+    assert (aligned["admitted"], aligned["containers"][0]["affinity"], aligned["containers"][0]["cpuIDs"]) == (True, [0, 1], [0, 2])
+    assert last({}, {})["reason"] == "TopologyAffinityError"
+
+
+def test_align_by_socket_is_refused_with_single_numa_node():
+    cfg = {"cpuManagerPolicyOptions": {"align-by-socket": "true"}}
+    r = admit({"kubeletConfiguration": {"topologyManagerPolicy": "single-numa-node", "memoryManagerPolicy": "None", **cfg},
+               "featureGates": {"CPUManagerPolicyAlphaOptions": True}, "node": SMT_NODE, "events": []})
+    assert r["refused"]["reason"] == "IncompatibleCPUManagerPolicyOption"
