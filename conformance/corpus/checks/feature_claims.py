@@ -106,6 +106,11 @@ KUBELET = (
            _same("kubelet.option.", "prefer-closest-numa-nodes", "max-allowable-numa-nodes",
                  "numa-allocation-strategy", "numa-score-weights"),
            exclusive=False),
+    # The static CPU policy's options, keyed like the Topology Manager's; the
+    # options a release accepts only as false name no feature.
+    Family("kubelet.cpu-option", ("/kubeletConfiguration/cpuManagerPolicyOptions/{key}",),
+           _same("kubelet.cpu-option.", "full-pcpus-only", "distribute-cpus-across-numa", "align-by-socket"),
+           operations=_KUBELET_CONFIG, exclusive=False),
     Family("kubelet.gates", ("/featureGates/{key}",),
            dict.fromkeys(("TopologyManagerPolicyOptions", "TopologyManagerPolicyBetaOptions",
                           "TopologyManagerPolicyAlphaOptions"), "kubelet.gates.policy-options"),
