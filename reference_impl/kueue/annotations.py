@@ -35,6 +35,12 @@ class TopologyRequest:
     unconstrained: bool | None = None
     group_name: str | None = None
     slice_layers: list[SliceLayer] = field(default_factory=list)
+    # Set by the job integrations that number their pods (Job, JobSet, the
+    # LeaderWorkerSet workers); they tell the ungater how to rank pods, not
+    # where to place them.
+    pod_index_label: str | None = None
+    sub_group_index_label: str | None = None
+    sub_group_count: int | None = None
 
     @property
     def slice_only(self) -> bool:
@@ -50,6 +56,12 @@ class TopologyRequest:
             return "unconstrained"
         return None
 
+    @property
+    def explicit(self) -> bool:
+        """Whether the request asks for TAS by itself (upstream
+        `IsExplicitlyRequestingTAS`); one carrying only index labels does not."""
+        return self.mode is not None or bool(self.slice_layers)
+
     def to_dict(self) -> dict:
         return {
             "mode": self.mode,
@@ -57,6 +69,9 @@ class TopologyRequest:
             "podSetGroupName": self.group_name,
             "sliceLayers": [{"topology": layer.topology, "size": layer.size} for layer in self.slice_layers],
             "sliceOnly": self.slice_only,
+            "podIndexLabel": self.pod_index_label,
+            "subGroupIndexLabel": self.sub_group_index_label,
+            "subGroupCount": self.sub_group_count,
         }
 
 
@@ -149,10 +164,29 @@ def _json_kind(value, into_number: bool = True) -> str:
     return "null"
 
 
-def build_request(annotations: Mapping[str, str], multi_layer: bool) -> TopologyRequest | None:
+@dataclass(frozen=True)
+class IndexLabels:
+    """What an integration tells the request builder about its pod numbering."""
+    pod_index_label: str | None = None
+    sub_group_index_label: str | None = None
+    sub_group_count: int | None = None
+
+    def any(self) -> bool:
+        return (self.pod_index_label is not None or self.sub_group_index_label is not None
+                or self.sub_group_count is not None)
+
+
+NO_INDEX = IndexLabels()
+
+
+def build_request(annotations: Mapping[str, str], multi_layer: bool,
+                  index: IndexLabels = NO_INDEX) -> TopologyRequest | None:
     """The podset's topology request after the webhook accepted it; None when the
-    podset asks for nothing (then it is implied TAS in a TAS-only ClusterQueue)."""
-    request = TopologyRequest()
+    podset asks for nothing and its integration sets no index labels (then it
+    is implied TAS in a TAS-only ClusterQueue)."""
+    request = TopologyRequest(pod_index_label=index.pod_index_label,
+                              sub_group_index_label=index.sub_group_index_label,
+                              sub_group_count=index.sub_group_count)
     if REQUIRED in annotations:
         request.required = annotations[REQUIRED]
     elif PREFERRED in annotations:
@@ -162,7 +196,7 @@ def build_request(annotations: Mapping[str, str], multi_layer: bool) -> Topology
     else:
         has_slice_layer = (SLICE_REQUIRED in annotations and SLICE_SIZE in annotations) or (
             SLICE_CONSTRAINTS in annotations)
-        if not has_slice_layer:
+        if not has_slice_layer and not index.any():
             return None
     if multi_layer and SLICE_CONSTRAINTS in annotations:
         request.slice_layers = parse_constraints(annotations[SLICE_CONSTRAINTS])
@@ -171,3 +205,24 @@ def build_request(annotations: Mapping[str, str], multi_layer: bool) -> Topology
     if GROUP_NAME in annotations and (REQUIRED in annotations or PREFERRED in annotations):
         request.group_name = annotations[GROUP_NAME]
     return request
+
+
+def build_fails(annotations: Mapping[str, str], multi_layer: bool, index: IndexLabels = NO_INDEX) -> bool:
+    """Whether the request builder returns an error for these annotations (an
+    integration's webhook then skips the checks that need the built podsets)."""
+    if REQUIRED not in annotations and PREFERRED not in annotations:
+        if UNCONSTRAINED in annotations:
+            if parse_bool(annotations[UNCONSTRAINED]) is None:
+                return True
+        elif not ((SLICE_REQUIRED in annotations and SLICE_SIZE in annotations) or SLICE_CONSTRAINTS in annotations
+                  or index.any()):
+            return False
+    if multi_layer and SLICE_CONSTRAINTS in annotations:
+        try:
+            layers = parse_constraints(annotations[SLICE_CONSTRAINTS])
+        except ConstraintsError:
+            return True
+        return not 1 <= len(layers) <= 3
+    if SLICE_REQUIRED in annotations and SLICE_SIZE in annotations:
+        return parse_int32(annotations[SLICE_SIZE]) is None
+    return False

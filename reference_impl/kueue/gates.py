@@ -24,6 +24,8 @@ FIXED_TIME = "TASReplaceNodeDueToNotReadyOverFixedTime"
 NODE_TAINTS = "TASReplaceNodeOnNodeTaints"
 SKIP_POD_OWNED = "SkipReassignmentForPodOwnedWorkloads"
 PREFERRED_AFFINITY = "TASRespectNodeAffinityPreferred"
+ELASTIC_JOBS = "ElasticJobsViaWorkloadSlices"
+ELASTIC_JOBS_TAS = "ElasticJobsViaWorkloadSlicesWithTAS"
 
 # gate -> [(from version, default)], the last entry not above the version wins.
 _SPECS: dict[str, list[tuple[tuple[int, int], bool]]] = {
@@ -38,6 +40,8 @@ _SPECS: dict[str, list[tuple[tuple[int, int], bool]]] = {
     NODE_TAINTS: [((0, 17), True)],
     SKIP_POD_OWNED: [((0, 19), True)],
     PREFERRED_AFFINITY: [((0, 18), False)],
+    ELASTIC_JOBS: [((0, 13), False), ((0, 18), True)],
+    ELASTIC_JOBS_TAS: [((0, 17), False)],
 }
 
 # Behaviour that was built in before its gate existed.

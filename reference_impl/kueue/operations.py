@@ -8,9 +8,9 @@ from reference_impl.errors import InvalidInput
 from reference_impl.refusal import Refusal
 
 from . import annotations as ann
-from . import hot_swap, objects, provisioning, topology, validation
+from . import elastic, hot_swap, integrations, objects, provisioning, topology, validation
 from .admission import assign_pod_sets
-from .gates import MULTI_LAYER
+from .gates import ELASTIC_JOBS, MULTI_LAYER
 from .inputs import parse_common, parse_pod_sets, resolve_gates
 from .placement import untolerated_taint
 from .resources import add, count_in, plus_one_pod
@@ -22,12 +22,14 @@ def validate(input_: Mapping) -> dict:
         gates = resolve_gates(input_)
     except Refusal as exc:
         return exc.as_result()
-    pod_sets = parse_pod_sets(input_.get("podSets"), "podSets")
+    integration = pod_sets_of(input_, "")
+    pod_sets = [b.pod_set for b in integration.pod_sets]
     multi_layer = gates.enabled(MULTI_LAYER)
-    errors = validation.webhook_errors(pod_sets, multi_layer)
+    errors = validation.webhook_errors(pod_sets, multi_layer, integration, gates.enabled(ELASTIC_JOBS))
     requests = {}
     if not errors:
-        requests = {ps.name: ann.build_request(ps.annotations, multi_layer) for ps in pod_sets}
+        requests = {b.pod_set.name: ann.build_request(b.pod_set.annotations, multi_layer, b.index)
+                    for b in integration.pod_sets}
         if input_.get("topology") is not None:
             topo = objects.parse_topology(input_["topology"])
             for ps in pod_sets:
@@ -39,6 +41,17 @@ def validate(input_: Mapping) -> dict:
                               "topologyRequest": None if requests[ps.name] is None else requests[ps.name].to_dict()}
                              for ps in pod_sets]
     return result
+
+
+def pod_sets_of(holder: Mapping, where: str) -> integrations.Integration:
+    """The pod sets of `holder`: its `podSets` list, or those its `integration`
+    object builds (exactly one of the two)."""
+    prefix = f"{where}." if where else ""
+    if ("integration" in holder) == ("podSets" in holder):
+        raise InvalidInput(f"{prefix}podSets", "give exactly one of podSets and integration")
+    if "integration" in holder:
+        return integrations.parse(holder["integration"], f"{prefix}integration")
+    return integrations.plain(parse_pod_sets(holder.get("podSets"), f"{prefix}podSets"))
 
 
 def _flavor_name(input_: Mapping) -> str:
@@ -113,11 +126,14 @@ def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
     workload = input_.get("workload")
     if not isinstance(workload, Mapping):
         raise InvalidInput("workload", "required mapping")
-    pod_sets = parse_pod_sets(workload.get("podSets"), "workload.podSets")
+    integration = pod_sets_of(workload, "workload")
+    pod_sets = [b.pod_set for b in integration.pod_sets]
     level_check = input_.get("flavorLevelCheck", True)
     if not isinstance(level_check, bool):
         raise InvalidInput("flavorLevelCheck", "must be a bool")
-    return assign_pod_sets(common, pod_sets, seams=seams, flavor_level_check=level_check)
+    slice_ = elastic.parse_slice(workload, integration, "workload")
+    return assign_pod_sets(common, pod_sets, seams=seams, flavor_level_check=level_check,
+                           integration=integration, slice_=slice_)
 
 
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {

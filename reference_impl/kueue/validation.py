@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import annotations as ann
+from . import integrations
+from .integrations import Integration
 from .labels import label_name_problems
 from .objects import PodSet, Topology
 
@@ -22,6 +24,7 @@ ERROR_TYPES = {
     "ConstraintSizeTooSmall": "Invalid", "DuplicateConstraintTopology": "Duplicate",
     "ConstraintSizeNotDividing": "Invalid", "SliceSizeAboveCount": "Invalid", "GroupSize": "Invalid",
     "GroupWithoutSingleReplica": "Invalid", "GroupTopologyMismatch": "Invalid",
+    "ElasticTopologyNotSupported": "Forbidden",
 }
 
 
@@ -32,18 +35,28 @@ class Error:
     reason: str
     message: str
     value: Any = None          # the bad value as the webhook reports it; None when it reports none
+    field: str | None = None   # the field path the webhook names; None for the level checks
 
     def to_dict(self) -> dict:
         return {"podSet": self.pod_set, "annotation": self.annotation, "reason": self.reason,
-                "message": self.message, "type": ERROR_TYPES.get(self.reason), "value": self.value}
+                "message": self.message, "type": ERROR_TYPES.get(self.reason), "value": self.value,
+                "field": self.field}
 
 
-def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
+def _reporter(ps: PodSet, path: str, errors: list[Error]):
+    """An `err(annotation, reason, message, value, suffix)` that records an
+    error at the annotation's key under `path` (the whole annotations map when
+    the annotation is None), with `suffix` for a constraint entry's field."""
+    def err(annotation, reason, message, value=None, suffix=""):
+        where = path if annotation is None else f"{path}[{annotation}]{suffix}"
+        errors.append(Error(ps.name, annotation, reason, message, value, where))
+    return err
+
+
+def _pod_set_errors(ps: PodSet, multi_layer: bool, path: str) -> list[Error]:
     a = ps.annotations
     errors: list[Error] = []
-
-    def err(annotation, reason, message, value=None):
-        errors.append(Error(ps.name, annotation, reason, message, value))
+    err = _reporter(ps, path, errors)
 
     found = [k for k in (ann.REQUIRED, ann.PREFERRED, ann.UNCONSTRAINED) if k in a]
     if len(found) > 1:
@@ -78,17 +91,15 @@ def _pod_set_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     if ann.SLICE_REQUIRED not in a and ann.SLICE_SIZE in a:
         err(ann.SLICE_SIZE, "SliceSizeWithoutTopology", f"may not be set when '{ann.SLICE_REQUIRED}' is not specified")
     if ann.SLICE_CONSTRAINTS in a:
-        errors.extend(_constraints_errors(ps, multi_layer))
+        errors.extend(_constraints_errors(ps, multi_layer, path))
     return errors
 
 
-def _constraints_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
+def _constraints_errors(ps: PodSet, multi_layer: bool, path: str) -> list[Error]:
     a = ps.annotations
     key = ann.SLICE_CONSTRAINTS
     errors: list[Error] = []
-
-    def err(annotation, reason, message, value=None):
-        errors.append(Error(ps.name, annotation, reason, message, value))
+    err = _reporter(ps, path, errors)
 
     if not multi_layer:
         err(key, "MultiLayerGateDisabled", "the TASMultiLayerTopology feature gate must be enabled to use this annotation")
@@ -110,92 +121,155 @@ def _constraints_errors(ps: PodSet, multi_layer: bool) -> list[Error]:
     for i, layer in enumerate(layers):
         for problem in label_name_problems(layer.topology):
             err(key, "InvalidLabelName", f'[{i}].topology: Invalid value: "{layer.topology}": {problem}',
-                layer.topology)
+                layer.topology, f"[{i}].topology")
         if layer.size < 1:
-            err(key, "ConstraintSizeTooSmall", f"[{i}].size: must be greater than or equal to 1", layer.size)
+            err(key, "ConstraintSizeTooSmall", f"[{i}].size: must be greater than or equal to 1", layer.size,
+                f"[{i}].size")
     seen: dict[str, int] = {}
     for i, layer in enumerate(layers):
         if layer.topology in seen:
             duplicate = f"{layer.topology} (also at index {seen[layer.topology]})"
-            err(key, "DuplicateConstraintTopology", f"[{i}].topology: Duplicate value: {duplicate}", duplicate)
+            err(key, "DuplicateConstraintTopology", f"[{i}].topology: Duplicate value: {duplicate}", duplicate,
+                f"[{i}].topology")
         else:
             seen[layer.topology] = i
     for i in range(len(layers) - 1):
         inner = layers[i + 1].size
         if inner > 0 and layers[i].size % inner != 0:
             err(key, "ConstraintSizeNotDividing",
-                f"[{i + 1}].size: must evenly divide the parent layer size {layers[i].size}", inner)
+                f"[{i + 1}].size: must evenly divide the parent layer size {layers[i].size}", inner,
+                f"[{i + 1}].size")
     return errors
 
 
-def _upper_bound_errors(ps: PodSet) -> list[Error]:
+def _upper_bound_errors(ps: PodSet, path: str) -> list[Error]:
     a = ps.annotations
-    errors = []
+    errors: list[Error] = []
+    err = _reporter(ps, path, errors)
     if ann.SLICE_SIZE in a:
         size = ann.parse_int32(a[ann.SLICE_SIZE])
-        if size is not None and size > ps.count:
-            errors.append(Error(ps.name, ann.SLICE_SIZE, "SliceSizeAboveCount",
-                                f"must not be greater than pod set count {ps.count}", a[ann.SLICE_SIZE]))
+        if size is None:
+            # reached only where an integration bounds a podset with errors of
+            # its own: the same error again, which the aggregate drops
+            err(ann.SLICE_SIZE, "SliceSizeNotNumeric", "must be a numeric value", a[ann.SLICE_SIZE])
+            return errors
+        if size > ps.count:
+            err(ann.SLICE_SIZE, "SliceSizeAboveCount", f"must not be greater than pod set count {ps.count}",
+                a[ann.SLICE_SIZE])
     if ann.SLICE_CONSTRAINTS in a:
         try:
             layers = ann.parse_constraints(a[ann.SLICE_CONSTRAINTS])
         except ann.ConstraintsError:
             layers = []
         if layers and layers[0].size > ps.count:
-            errors.append(Error(ps.name, ann.SLICE_CONSTRAINTS, "SliceSizeAboveCount",
-                                f"must not be greater than pod set count {ps.count}", layers[0].size))
+            err(ann.SLICE_CONSTRAINTS, "SliceSizeAboveCount", f"must not be greater than pod set count {ps.count}",
+                layers[0].size)
     return errors
 
 
-def _group_errors(pod_sets: list[PodSet], requests: dict) -> list[Error]:
-    groups: dict[str, list[PodSet]] = {}
-    for ps in pod_sets:
-        request = requests.get(ps.name)
+def _group_errors(built: tuple[integrations.BuiltPodSet, ...], requests: dict) -> list[Error]:
+    groups: dict[str, list[integrations.BuiltPodSet]] = {}
+    for b in built:
+        request = requests.get(b.pod_set.name)
         if request is None or request.group_name is None:
             continue
-        groups.setdefault(request.group_name, []).append(ps)
-    errors = []
+        groups.setdefault(request.group_name, []).append(b)
+    errors: list[Error] = []
     for group, members in groups.items():
         if len(members) != 2:
-            for ps in members:
-                errors.append(Error(ps.name, ann.GROUP_NAME, "GroupSize",
-                                    f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)",
-                                    group))
+            for b in members:
+                _reporter(b.pod_set, b.annotations_path, errors)(
+                    ann.GROUP_NAME, "GroupSize",
+                    f"can only define groups of exactly 2 pod sets, got: {len(members)} pod set(s)", group)
             continue
         first, second = members
-        if first.count != 1 and second.count != 1:
+        if first.pod_set.count != 1 and second.pod_set.count != 1:
             message = ("can only define groups where at least one pod set has only 1 replica, got: "
-                       f"{first.count} replica(s) and {second.count} replica(s) in the group")
-            errors.append(Error(first.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message, group))
-            errors.append(Error(second.name, ann.GROUP_NAME, "GroupWithoutSingleReplica", message, group))
-        r1, r2 = requests[first.name], requests[second.name]
+                       f"{first.pod_set.count} replica(s) and {second.pod_set.count} replica(s) in the group")
+            for b in (first, second):
+                _reporter(b.pod_set, b.annotations_path, errors)(ann.GROUP_NAME, "GroupWithoutSingleReplica",
+                                                                 message, group)
+        r1, r2 = requests[first.pod_set.name], requests[second.pod_set.name]
         if (r1.required is None and r1.preferred is None) or (r2.required is None and r2.preferred is None) or (
                 r1.required != r2.required or r1.preferred != r2.preferred):
-            for ps, other in ((first, second), (second, first)):
-                errors.append(Error(ps.name, None, "GroupTopologyMismatch",
-                                    f"must specify '{ann.REQUIRED}' or '{ann.PREFERRED}' topology consistent with "
-                                    f"'podSets[{other.name}].annotations' in group '{group}'"))
+            for b, other in ((first, second), (second, first)):
+                _reporter(b.pod_set, b.annotations_path, errors)(
+                    None, "GroupTopologyMismatch",
+                    f"must specify '{ann.REQUIRED}' or '{ann.PREFERRED}' topology consistent with "
+                    f"'{other.annotations_path}' in group '{group}'")
     return errors
 
 
-def webhook_errors(pod_sets: list[PodSet], multi_layer: bool) -> list[Error]:
+def _elastic_errors(b: integrations.BuiltPodSet) -> list[Error]:
+    # The Job webhook names these fields with child segments, not keys.
+    for key, mode in ((ann.REQUIRED, "required"), (ann.PREFERRED, "preferred")):
+        if key in b.pod_set.annotations:
+            return [Error(b.pod_set.name, key, "ElasticTopologyNotSupported",
+                          f"{mode} topology is not supported with elastic jobs", None,
+                          f"{b.annotations_path}.{key}")]
+    return []
+
+
+def _dedupe(errors: list[Error]) -> list[Error]:
+    # The API server's aggregate reports identical field errors once.
+    seen = set()
+    out = []
+    for e in errors:
+        key = (e.field, ERROR_TYPES.get(e.reason), repr(e.value), e.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def _order(errors: list[Error], built) -> list[Error]:
+    rank = {b.pod_set.name: i for i, b in enumerate(built)}
+    return sorted(errors, key=lambda e: rank[e.pod_set])   # stable: rule order kept within a podset
+
+
+def webhook_errors(pod_sets: list[PodSet], multi_layer: bool, integration: Integration | None = None,
+                   elastic_jobs: bool = False) -> list[Error]:
+    """The admitting webhook's errors: the contract's own pod set list and a
+    Job bound each podset only when it has no error of its own; JobSet and
+    LeaderWorkerSet bound every podset and check the groups whenever every
+    podset's request builds. `elastic_jobs`: the ElasticJobsViaWorkloadSlices
+    gate, under which the Job webhook refuses required and preferred topology
+    on an elastic Job."""
+    integration = integration if integration is not None else integrations.plain(pod_sets)
+    built = integration.pod_sets
     errors: list[Error] = []
-    for ps in pod_sets:
-        own = _pod_set_errors(ps, multi_layer)
-        errors.extend(own)
-        if not own:
-            errors.extend(_upper_bound_errors(ps))
-    if errors:
-        return errors
-    requests = {ps.name: ann.build_request(ps.annotations, multi_layer) for ps in pod_sets}
-    return _group_errors(pod_sets, requests)
+    if integration.kind in (None, integrations.JOB):
+        for b in built:
+            own = _pod_set_errors(b.pod_set, multi_layer, b.annotations_path)
+            errors.extend(own)
+            if own:
+                continue
+            if integration.kind == integrations.JOB and elastic_jobs and integration.elastic:
+                refused = _elastic_errors(b)
+                if refused:
+                    errors.extend(refused)
+                    continue
+            errors.extend(_upper_bound_errors(b.pod_set, b.annotations_path))
+        if errors or integration.kind == integrations.JOB:
+            return errors
+        requests = {b.pod_set.name: ann.build_request(b.pod_set.annotations, multi_layer) for b in built}
+        return _group_errors(built, requests)
+    builds = not any(ann.build_fails(b.pod_set.annotations, multi_layer, b.index) for b in built)
+    for b in built:
+        errors.extend(_pod_set_errors(b.pod_set, multi_layer, b.annotations_path))
+        if builds:
+            errors.extend(_upper_bound_errors(b.pod_set, b.annotations_path))
+    if builds:
+        requests = {b.pod_set.name: ann.build_request(b.pod_set.annotations, multi_layer, b.index) for b in built}
+        errors.extend(_group_errors(built, requests))
+    return _order(_dedupe(errors), built)
 
 
 def level_errors(pod_set: str, request: ann.TopologyRequest | None, topology: Topology,
                  flavor_name: str) -> list[Error]:
     """The scheduler's checks of a request against the topology's levels
     (upstream `HasLevel` in the flavor assigner, then `findTopologyAssignment`)."""
-    if request is None:
+    if request is None or not request.explicit:
         return []
     levels = list(topology.levels)
     missing = Error(pod_set, None, "UnknownTopologyLevel", f'Flavor "{flavor_name}" does not contain the requested level')

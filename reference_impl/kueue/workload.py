@@ -4,8 +4,10 @@ and the usage each placement leaves for the next (upstream
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from . import elastic
 from .annotations import TopologyRequest, build_request
 from .gates import MULTI_LAYER, Gates
 from .objects import Assignment, PodSet
@@ -51,8 +53,12 @@ def _leader_and_workers(group: list[PodSetRequest]) -> tuple[PodSetRequest | Non
 
 
 def assign(snap: Snapshot, requests: list[PodSetRequest], gates: Gates,
-           assumed: dict[str, Requests] | None = None) -> list[PodSetResult]:
+           assumed: dict[str, Requests] | None = None,
+           previous: Mapping[str, Assignment] | None = None) -> list[PodSetResult]:
+    """`previous`: the assignments of the workload slice this one replaces,
+    kept in place where the elastic gates apply (see `elastic`)."""
     assumed = {} if assumed is None else assumed
+    previous = previous or {}
     results = {r.name: PodSetResult(r.name) for r in requests}
     groups: dict[str, list[PodSetRequest]] = {}
     for idx, r in enumerate(requests):
@@ -69,6 +75,11 @@ def assign(snap: Snapshot, requests: list[PodSetRequest], gates: Gates,
             continue
         leader, workers = _leader_and_workers(group)
         try:
+            if leader is None and workers.name in previous:
+                kept = elastic.place(snap, workers, previous[workers.name], assumed, gates)
+                if kept is not None:
+                    results[workers.name].assignment = kept
+                    continue  # its usage is assumed already
             assignments = find_topology_assignment(snap, workers, leader, assumed, gates)
         except NotFit as exc:
             for r in group:

@@ -34,7 +34,8 @@ def test_assign_rejects_invalid_annotations():
     assert result == {"admitted": False, "rejected": [{
         "podSet": "main", "annotation": SLICE_SIZE, "reason": "SliceSizeWithoutTopology",
         "message": "may not be set when 'kueue.x-k8s.io/podset-slice-required-topology' is not specified",
-        "type": "Forbidden", "value": None}]}
+        "type": "Forbidden", "value": None,
+        "field": "podSets[main].annotations[kueue.x-k8s.io/podset-slice-size]"}]}
 
 
 @pytest.mark.parametrize("mutate", [

@@ -80,14 +80,16 @@ def test_messages_name_the_annotations():
     assert validate({SLICE_TOPOLOGY: RACK})["errors"][0] == {
         "podSet": "main", "annotation": SLICE_SIZE, "reason": "SliceSizeMissing",
         "message": "must be set when 'kueue.x-k8s.io/podset-slice-required-topology' is specified",
-        "type": "Required", "value": None}
+        "type": "Required", "value": None,
+        "field": "podSets[main].annotations[kueue.x-k8s.io/podset-slice-size]"}
 
 
 def test_parsed_requests():
     result = validate({PREFERRED: BLOCK, SLICE_TOPOLOGY: RACK, SLICE_SIZE: "4"})
     assert result["podSets"][0]["topologyRequest"] == {
         "mode": "preferred", "level": BLOCK, "podSetGroupName": None,
-        "sliceLayers": [{"topology": RACK, "size": 4}], "sliceOnly": False}
+        "sliceLayers": [{"topology": RACK, "size": 4}], "sliceOnly": False,
+        "podIndexLabel": None, "subGroupIndexLabel": None, "subGroupCount": None}
     slice_only = validate({CONSTRAINTS: constraints((BLOCK, 4), (RACK, 2))})["podSets"][0]["topologyRequest"]
     assert slice_only["mode"] == "unconstrained" and slice_only["sliceOnly"] is True
     assert validate({})["podSets"][0]["topologyRequest"] is None
