@@ -164,6 +164,11 @@ FEATURES: tuple[str, ...] = (
     "kueue.tas.validation",
     "kueue.tas.hot-swap",
     "kueue.tas.provisioning",
+    "kueue.tas.integration.job",
+    "kueue.tas.integration.jobset",
+    "kueue.tas.integration.leader-worker-set",
+    "kueue.tas.field-path",
+    "kueue.tas.elastic-workload-slices",
     "kueue.version-defaults",
     "kueue.gate.topology-aware-scheduling",
     "kueue.gate.tas-profile-mixed",
@@ -176,4 +181,6 @@ FEATURES: tuple[str, ...] = (
     "kueue.gate.tas-replace-node-on-node-taints",
     "kueue.gate.skip-reassignment-for-pod-owned-workloads",
     "kueue.gate.tas-respect-node-affinity-preferred",
+    "kueue.gate.elastic-jobs-via-workload-slices",
+    "kueue.gate.elastic-jobs-via-workload-slices-with-tas",
 )

@@ -224,11 +224,19 @@ _KUEUE_GATES = {
     "TASReplaceNodeOnNodeTaints": "tas-replace-node-on-node-taints",
     "SkipReassignmentForPodOwnedWorkloads": "skip-reassignment-for-pod-owned-workloads",
     "TASRespectNodeAffinityPreferred": "tas-respect-node-affinity-preferred",
+    "ElasticJobsViaWorkloadSlices": "elastic-jobs-via-workload-slices",
+    "ElasticJobsViaWorkloadSlicesWithTAS": "elastic-jobs-via-workload-slices-with-tas",
 }
 # Pod sets of the workload (assign, hot_swap, provision), of validate, and the one
 # pod set of capacity; annotations written directly or on the template.
 _PODSETS = ("/workload/podSets/*", "/podSets/*", "/podSet")
-_PODSET_ANN = tuple(p + a for p in _PODSETS for a in ("/annotations/", "/template/metadata/annotations/"))
+# The pod templates of an integration object (validate, assign).
+_INTEGRATIONS = ("/integration", "/workload/integration")
+_INTEGRATION_TEMPLATES = tuple(i + t for i in _INTEGRATIONS for t in (
+    "/spec/template", "/spec/replicatedJobs/*/template/spec/template",
+    "/spec/leaderWorkerTemplate/leaderTemplate", "/spec/leaderWorkerTemplate/workerTemplate"))
+_PODSET_ANN = tuple(p + a for p in _PODSETS for a in ("/annotations/", "/template/metadata/annotations/")) + tuple(
+    t + "/metadata/annotations/" for t in _INTEGRATION_TEMPLATES)
 
 
 def _annotation(name: str) -> tuple[str, ...]:
@@ -248,8 +256,12 @@ KUEUE = (
     Family("kueue.tas.placement-level-messages", ("/flavorLevelCheck",),
            {False: "kueue.tas.placement-level-messages", True: None}, operations=("assign",)),
     Family("kueue.tas.node-affinity", tuple(p + a for p in _PODSETS
-                                            for a in ("/affinity/nodeAffinity", "/template/spec/affinity/nodeAffinity")),
+                                            for a in ("/affinity/nodeAffinity", "/template/spec/affinity/nodeAffinity"))
+           + tuple(t + "/spec/affinity/nodeAffinity" for t in _INTEGRATION_TEMPLATES),
            {}, exclusive=False),
+    Family("kueue.tas.integration", tuple(i + "/kind" for i in _INTEGRATIONS),
+           _named("kueue.tas.integration.", {"Job": "job", "JobSet": "jobset", "LeaderWorkerSet": "leader-worker-set"})),
+    Family("kueue.tas.elastic-workload-slices", ("/workload/replacedSlice",), {}, exclusive=False),
 )
 
 TABLES: dict[str, tuple[Family, ...]] = {"kubelet": KUBELET, "koordinator": KOORDINATOR, "kueue": KUEUE}
