@@ -8,6 +8,8 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/features"
+	utiltas "sigs.k8s.io/kueue/pkg/util/tas"
+	"sigs.k8s.io/kueue/pkg/workloadslicing"
 
 	"topoconf/shims/protocol"
 )
@@ -17,9 +19,47 @@ type assignInput struct {
 	// check, as upstream's placement tests drive the snapshot directly.
 	FlavorLevelCheck *bool `json:"flavorLevelCheck"`
 	Workload         struct {
-		Name    string        `json:"name"`
-		PodSets []podSetInput `json:"podSets"`
+		Name          string            `json:"name"`
+		PodSets       []podSetInput     `json:"podSets"`
+		Integration   *integrationInput `json:"integration"`
+		Annotations   map[string]string `json:"annotations"`
+		ReplacedSlice *struct {
+			PodSets []struct {
+				Name               string          `json:"name"`
+				TopologyAssignment *assignmentJSON `json:"topologyAssignment"`
+			} `json:"podSets"`
+		} `json:"replacedSlice"`
 	} `json:"workload"`
+}
+
+// elastic is whether the workload carries the elastic-job annotation (the
+// job framework copies the Job's onto its workload).
+func (in assignInput) elastic() bool {
+	if in.Workload.Annotations[workloadslicing.EnabledAnnotationKey] == workloadslicing.EnabledAnnotationValue {
+		return true
+	}
+	return in.Workload.Integration != nil &&
+		in.Workload.Integration.Metadata.Annotations[workloadslicing.EnabledAnnotationKey] == workloadslicing.EnabledAnnotationValue
+}
+
+// previousAssignment is the replaced slice's assignment of the podset, as
+// v0.17.0's flavor assigner hands it to TAS (getPreviousTopologyAssignment):
+// only with both elastic gates on, for a workload that replaces a slice.
+func (in assignInput) previousAssignment(name string) *kueue.TopologyAssignment {
+	if !features.Enabled(features.ElasticJobsViaWorkloadSlicesWithTAS) || !features.Enabled(features.ElasticJobsViaWorkloadSlices) ||
+		!in.elastic() || in.Workload.ReplacedSlice == nil {
+		return nil
+	}
+	for _, ps := range in.Workload.ReplacedSlice.PodSets {
+		if ps.Name == name && ps.TopologyAssignment != nil {
+			internal := &utiltas.TopologyAssignment{Levels: ps.TopologyAssignment.Levels}
+			for _, d := range ps.TopologyAssignment.Domains {
+				internal.Domains = append(internal.Domains, utiltas.TopologyDomainAssignment{Values: d.Values, Count: d.Count})
+			}
+			return utiltas.V1Beta2From(internal)
+		}
+	}
+	return nil
 }
 
 // notFitReason gives the contract's code for a failure text of the
@@ -60,10 +100,13 @@ func runAssign(raw json.RawMessage) answer {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failure("InvalidInput", err)
 	}
-	errUnclassified = nil
-	errs := webhookErrors(in.Workload.PodSets)
-	if errUnclassified != nil {
-		return failure("unclassified webhook error", errUnclassified)
+	built, errs, stop := podSetsAndWebhookErrors(in.Workload.PodSets, in.Workload.Integration)
+	if stop != nil {
+		return *stop
+	}
+	in.Workload.PodSets = nil
+	for _, b := range built {
+		in.Workload.PodSets = append(in.Workload.PodSets, b.input)
 	}
 	if len(errs) > 0 {
 		return ok(map[string]any{"admitted": false, "rejected": errs})
@@ -96,6 +139,7 @@ func place(c *cluster, in assignInput) answer {
 	var requests schdcache.FlavorTASRequests
 	var order []int // indexes of the podsets sent to TAS, in order
 	levelFailure := -1
+	levelReason := "UnknownTopologyLevel"
 	var levelMessage string
 	for i, p := range in.Workload.PodSets {
 		entries[i] = map[string]any{"name": p.Name, "topologyAssignment": nil, "notFit": nil}
@@ -116,8 +160,26 @@ func place(c *cluster, in assignInput) answer {
 			levelMessage = fmt.Sprintf("Flavor %q does not contain the requested level", c.flavor.Name)
 			break
 		}
+		tr.PreviousAssignment = in.previousAssignment(p.Name)
 		requests = append(requests, *tr)
 		order = append(order, i)
+	}
+	// v0.17.0's flavor assigner (WorkloadsTopologyRequests) refuses required
+	// and preferred podsets whenever ElasticJobsViaWorkloadSlicesWithTAS is on,
+	// elastic workload or not; the workload is then not admitted.
+	if levelFailure < 0 && features.Enabled(features.ElasticJobsViaWorkloadSlicesWithTAS) {
+		for k, tr := range requests {
+			req := tr.PodSet.TopologyRequest
+			switch {
+			case req != nil && req.Required != nil:
+				levelFailure, levelReason, levelMessage = order[k], "ElasticTopologyNotSupported", "required topology is not supported with ElasticJobsViaWorkloadSlices"
+			case req != nil && req.Preferred != nil:
+				levelFailure, levelReason, levelMessage = order[k], "ElasticTopologyNotSupported", "preferred topology is not supported with ElasticJobsViaWorkloadSlices"
+			default:
+				continue
+			}
+			break
+		}
 	}
 	// The flavor assigner places nothing when a podset fails its level check:
 	// the placement runs once every podset has its flavor.
@@ -127,7 +189,7 @@ func place(c *cluster, in assignInput) answer {
 				entries[i]["notFit"] = map[string]any{"reason": "NotEvaluated", "message": "not evaluated: an earlier pod set did not fit"}
 			}
 		}
-		entries[levelFailure]["notFit"] = map[string]any{"reason": "UnknownTopologyLevel", "message": levelMessage}
+		entries[levelFailure]["notFit"] = map[string]any{"reason": levelReason, "message": levelMessage}
 		return ok(map[string]any{"admitted": false, "podSets": entries})
 	}
 	result := snap.FindTopologyAssignmentsForFlavor(requests, schdcache.WithWorkload(&kueue.Workload{}))

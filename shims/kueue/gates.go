@@ -33,6 +33,8 @@ var contractGates = map[string]contractGate{
 	"TASReplaceNodeOnNodeTaints":               {17, func(int) bool { return true }},
 	"SkipReassignmentForPodOwnedWorkloads":     {19, func(int) bool { return true }},
 	"TASRespectNodeAffinityPreferred":          {18, func(int) bool { return false }},
+	"ElasticJobsViaWorkloadSlices":             {13, func(m int) bool { return m >= 18 }},
+	"ElasticJobsViaWorkloadSlicesWithTAS":      {17, func(int) bool { return false }},
 }
 
 // The contract's gates the pinned release does not have. v0.17.0 always

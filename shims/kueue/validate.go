@@ -13,13 +13,15 @@ import (
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	"sigs.k8s.io/kueue/pkg/resources"
+	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 type validateInput struct {
 	gateInput
-	PodSets        []podSetInput   `json:"podSets"`
-	Topology       json.RawMessage `json:"topology"`
-	ResourceFlavor json.RawMessage `json:"resourceFlavor"`
+	PodSets        []podSetInput     `json:"podSets"`
+	Integration    *integrationInput `json:"integration"`
+	Topology       json.RawMessage   `json:"topology"`
+	ResourceFlavor json.RawMessage   `json:"resourceFlavor"`
 }
 
 type validationError struct {
@@ -29,6 +31,7 @@ type validationError struct {
 	Message    string  `json:"message"`
 	Type       *string `json:"type"`
 	Value      any     `json:"value"`
+	Field      *string `json:"field"`
 }
 
 // errorTypeNames are the contract's short names of field.ErrorType.
@@ -62,7 +65,7 @@ var ruleOrder = []string{
 	"SliceSizeMissing", "SliceSizeWithoutTopology", "MultiLayerGateDisabled", "MultiLayerWithSingleLayer",
 	"InvalidConstraintsJSON", "ConstraintLayerCount", "InvalidLabelName", "ConstraintSizeTooSmall",
 	"DuplicateConstraintTopology", "ConstraintSizeNotDividing", "SliceSizeAboveCount", "GroupSize",
-	"GroupWithoutSingleReplica", "GroupTopologyMismatch",
+	"GroupWithoutSingleReplica", "GroupTopologyMismatch", "ElasticTopologyNotSupported",
 }
 
 func rank(reason string) int {
@@ -101,7 +104,7 @@ func classify(podSet string, e *field.Error) (validationError, error) {
 	if e.Type == field.ErrorTypeDuplicate {
 		msg = fmt.Sprint(e.BadValue)
 	}
-	out := validationError{PodSet: podSet, Message: msg, Value: badValue(e)}
+	out := validationError{PodSet: podSet, Message: msg, Value: badValue(e), Field: ptr.To(e.Field)}
 	if name, known := errorTypeNames[e.Type]; known {
 		out.Type = ptr.To(name)
 	} else {
@@ -112,6 +115,12 @@ func classify(podSet string, e *field.Error) (validationError, error) {
 	}
 	has := func(s string) bool { return strings.Contains(msg, s) }
 	switch {
+	case key == "" && e.Type == field.ErrorTypeForbidden && has("is not supported with elastic jobs"):
+		// the Job webhook names the annotation as a child segment
+		out.Reason = "ElasticTopologyNotSupported"
+		if i := strings.Index(e.Field, ".annotations."); i >= 0 {
+			out.Annotation = ptr.To(e.Field[i+len(".annotations."):])
+		}
 	case key == "" && has("more than one topology annotation"):
 		out.Reason = "MultipleTopologyAnnotations"
 	case key == "" && has("topology consistent with"):
@@ -271,7 +280,12 @@ func requestView(tr *kueue.PodSetTopologyRequest) any {
 	if tr.PodSetGroupName != nil {
 		group = *tr.PodSetGroupName
 	}
-	return map[string]any{"mode": mode, "level": level, "podSetGroupName": group, "sliceLayers": layers, "sliceOnly": sliceOnly}
+	var subGroupCount any
+	if tr.SubGroupCount != nil {
+		subGroupCount = *tr.SubGroupCount
+	}
+	return map[string]any{"mode": mode, "level": level, "podSetGroupName": group, "sliceLayers": layers, "sliceOnly": sliceOnly,
+		"podIndexLabel": tr.PodIndexLabel, "subGroupIndexLabel": tr.SubGroupIndexLabel, "subGroupCount": subGroupCount}
 }
 
 // levelErrors are the scheduler's checks of a request against the topology:
@@ -279,7 +293,8 @@ func requestView(tr *kueue.PodSetTopologyRequest) any {
 // over an empty snapshot of the topology.
 func levelErrors(name string, ps kueue.PodSet, topology *kueue.Topology, flavorName string) []validationError {
 	tr := ps.TopologyRequest
-	if tr == nil {
+	if tr == nil || !workload.IsExplicitlyRequestingTAS(ps) {
+		// a request carrying only an integration's index labels asks for no level
 		return nil
 	}
 	flavor := &kueue.ResourceFlavor{}
@@ -321,10 +336,9 @@ func runValidate(raw json.RawMessage) answer {
 	if g := configureGates(in.gateInput); g != nil {
 		return g.answer()
 	}
-	errUnclassified = nil
-	errs := webhookErrors(in.PodSets)
-	if errUnclassified != nil {
-		return failure("unclassified webhook error", errUnclassified)
+	built, errs, stop := podSetsAndWebhookErrors(in.PodSets, in.Integration)
+	if stop != nil {
+		return *stop
 	}
 	var views []map[string]any
 	if len(errs) == 0 {
@@ -343,17 +357,17 @@ func runValidate(raw json.RawMessage) answer {
 				flavorName = rf.Name
 			}
 		}
-		for _, p := range in.PodSets {
-			ps := p.podSet()
-			tr, err := jobframework.NewPodSetTopologyRequest(&ps.Template.ObjectMeta).Build()
+		for _, b := range built {
+			ps := b.input.podSet()
+			tr, err := b.request()
 			if err != nil {
 				return failure("annotations passed the webhook but do not parse", err)
 			}
 			ps.TopologyRequest = tr
 			if topology != nil {
-				errs = append(errs, levelErrors(p.Name, ps, topology, flavorName)...)
+				errs = append(errs, levelErrors(b.input.Name, ps, topology, flavorName)...)
 			}
-			views = append(views, map[string]any{"name": p.Name, "topologyRequest": requestView(tr)})
+			views = append(views, map[string]any{"name": b.input.Name, "topologyRequest": requestView(tr)})
 		}
 	}
 	if errs == nil {
@@ -367,4 +381,32 @@ func runValidate(raw json.RawMessage) answer {
 		result["podSets"] = views
 	}
 	return ok(result)
+}
+
+// podSetsAndWebhookErrors builds the podsets (the contract's list, or those
+// the integration builds) and runs the matching webhook's checks.
+func podSetsAndWebhookErrors(plain []podSetInput, integration *integrationInput) ([]builtPodSet, []validationError, *answer) {
+	if (integration == nil) == (plain == nil) {
+		a := failure("InvalidInput", fmt.Errorf("podSets: give exactly one of podSets and integration"))
+		return nil, nil, &a
+	}
+	errUnclassified = nil
+	var built []builtPodSet
+	var errs []validationError
+	if integration == nil {
+		built = plainPodSets(plain)
+		errs = webhookErrors(plain)
+	} else {
+		var err error
+		if built, err = integration.build(); err != nil {
+			a := failure("InvalidInput", fmt.Errorf("integration: %w", err))
+			return nil, nil, &a
+		}
+		errs = integrationWebhookErrors(integration.Kind, integration.Metadata.Annotations, built)
+	}
+	if errUnclassified != nil {
+		a := failure("unclassified webhook error", errUnclassified)
+		return nil, nil, &a
+	}
+	return built, errs, nil
 }
