@@ -22,6 +22,9 @@ func (p *suppliedProvider) Allocate(pod *v1.Pod, c *v1.Container) error {
 	return p.allocateContainer(pod, c)
 }
 
+// The scopes have no pod-level path (PodLevelResourceManagers) before v1.36.
+var podLevelLeftOut = []string{"kubelet.pod-level-resources"}
+
 func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
 	tmAddHintProvider(ctx, tm, p)
 }

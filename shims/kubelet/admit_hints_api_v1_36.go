@@ -24,7 +24,7 @@ func (p *suppliedProvider) Allocate(pod *v1.Pod, c *v1.Container) error {
 }
 
 // The scopes' pod-level path (PodLevelResourceManagers) exists from v1.36.
-func init() { releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources") }
+var podLevelLeftOut []string
 
 func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
 	tmAddHintProvider(ctx, tm, p)
