@@ -7,6 +7,9 @@
 # a newer Go must fail rather than download a toolchain.
 export GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off
 
+# shellcheck source=vocabulary.sh
+source "$(dirname "${BASH_SOURCE[0]}")/vocabulary.sh"
+
 # shim_check_pin MODULE PINNED VERSION: stop unless go.mod's requirement
 # (PINNED) is the release the script pins (VERSION).
 shim_check_pin() {
@@ -18,12 +21,12 @@ shim_check_pin() {
 
 # shim_stamp VERSION SUM: a fingerprint of everything the build reads (the
 # release, this script and the caller's, the module files, the shim's and the
-# shared protocol module's sources, the overlay), so an unchanged build can be
-# skipped.
+# shared protocol module's sources, the vocabulary, the overlay), so an
+# unchanged build can be skipped. Call it after shim_vocabulary.
 shim_stamp() {
 	{
 		echo "$1 $2 $(go version)"
-		cat build.sh ../lib.sh go.mod go.sum ./*.go ../protocol/go.mod ../protocol/*.go
+		cat build.sh ../lib.sh ../vocabulary.sh go.mod go.sum ./*.go ../protocol/go.mod ../protocol/*.go vocabulary.txt
 		find _upstream -type f -print0 | sort -z | xargs -0 cat
 	} | sha256sum | cut -d' ' -f1
 }
@@ -59,10 +62,12 @@ upstream_copy() {
 	done
 }
 
-# shim_build BINARY STAMP: build bin/BINARY from the shim's folder and record
-# the fingerprint it was built from.
+# shim_build BINARY STAMP: build bin/BINARY from the shim's folder, check
+# that it answers hello, and record the fingerprint it was built from.
 shim_build() {
 	mkdir -p bin
-	go build -trimpath -o "bin/$1" .
+	go build -trimpath -o "bin/$1.tmp" .
+	shim_check_hello "bin/$1.tmp"
+	mv "bin/$1.tmp" "bin/$1"
 	echo "$2" > bin/.stamp
 }

@@ -73,17 +73,26 @@ class NUMATopologySpec:
     strategy: str = ""
 
 
-def numa_topology_spec(annotations: Mapping[str, str]) -> NUMATopologySpec:
-    key, reason = NUMA_TOPOLOGY_SPEC, "InvalidNUMATopologySpec"
+def _enums(annotations: Mapping[str, str], key: str, reason: str, fields) -> tuple[str, ...] | None:
+    """The string fields of one JSON annotation, each from its allowed set,
+    checked in the order given (the first bad one is the refusal); None when
+    the pod has no such annotation."""
     obj = _object(annotations, key, reason)
     if obj is None:
+        return None
+    return tuple(_enum(obj, name, allowed, key, reason) for name, allowed in fields)
+
+
+def numa_topology_spec(annotations: Mapping[str, str]) -> NUMATopologySpec:
+    fields = _enums(annotations, NUMA_TOPOLOGY_SPEC, "InvalidNUMATopologySpec",
+                    (("numaTopologyPolicy", NUMA_POLICIES), ("singleNUMANodeExclusive", EXCLUSIVES),
+                     ("numaAllocateStrategy", STRATEGIES)))
+    if fields is None:
         return NUMATopologySpec()
-    policy = _enum(obj, "numaTopologyPolicy", NUMA_POLICIES, key, reason)
-    exclusive = _enum(obj, "singleNUMANodeExclusive", EXCLUSIVES, key, reason)
-    strategy = _enum(obj, "numaAllocateStrategy", STRATEGIES, key, reason)
+    policy, exclusive, strategy = fields
     if strategy in ("MostAllocated", "LeastAllocated"):
         raise Refusal("PodNUMAAllocateStrategyNotSupported",
-                      f"annotation {key}: numaAllocateStrategy {strategy} is a node-level strategy; "
+                      f"annotation {NUMA_TOPOLOGY_SPEC}: numaAllocateStrategy {strategy} is a node-level strategy; "
                       "only DistributeEvenly is honoured on a pod", "PreFilter")
     return NUMATopologySpec("" if policy == "None" else policy, exclusive, strategy)
 
@@ -96,15 +105,10 @@ class ResourceSpec:
 
 
 def resource_spec(annotations: Mapping[str, str]) -> ResourceSpec:
-    key, reason = RESOURCE_SPEC, "InvalidResourceSpec"
-    obj = _object(annotations, key, reason)
-    if obj is None:
-        return ResourceSpec()
-    return ResourceSpec(
-        _enum(obj, "requiredCPUBindPolicy", BIND_POLICIES, key, reason),
-        _enum(obj, "preferredCPUBindPolicy", BIND_POLICIES, key, reason),
-        _enum(obj, "preferredCPUExclusivePolicy", CPU_EXCLUSIVES, key, reason),
-    )
+    fields = _enums(annotations, RESOURCE_SPEC, "InvalidResourceSpec",
+                    (("requiredCPUBindPolicy", BIND_POLICIES), ("preferredCPUBindPolicy", BIND_POLICIES),
+                     ("preferredCPUExclusivePolicy", CPU_EXCLUSIVES)))
+    return ResourceSpec() if fields is None else ResourceSpec(*fields)
 
 
 @dataclass(frozen=True)

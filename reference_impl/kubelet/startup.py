@@ -74,6 +74,17 @@ def effective_weights(opts: PolicyOptions, gates: g.Gates) -> Mapping[str, int]:
     return opts.weights if gates.alpha_options else {}
 
 
+def _choice(config: Mapping, key: str, default: str, allowed, reason: str, message) -> str:
+    """A configuration value from a fixed set, null meaning the default; any
+    other value is refused with `message` of its Go-quoted spelling."""
+    value = config.get(key, default)
+    if value is None:
+        value = default
+    if value not in allowed:
+        raise Refusal(reason, message(r.go_quote(str(value))))
+    return value
+
+
 def start(
     version: object,
     feature_gates: Mapping | None,
@@ -98,25 +109,13 @@ def start(
             r.FEATURE_GATE_LOCKED,
             f"cannot set feature gate {gate} to {str(value).lower()}, feature is locked to {str(not value).lower()}",
         )
-    policy_name = config.get("topologyManagerPolicy", NONE)
-    if policy_name is None:
-        policy_name = NONE
-    if policy_name not in POLICIES:
-        # the kubelet's configuration validation, word for word
-        raise Refusal(
-            r.UNKNOWN_POLICY,
-            f"invalid configuration: topologyManagerPolicy (--topology-manager-policy) {r.go_quote(str(policy_name))} "
-            f"must be one of: [{' '.join(r.go_quote(p) for p in POLICIES)}]",
-        )
-    scope = config.get("topologyManagerScope", CONTAINER)
-    if scope is None:
-        scope = CONTAINER
-    if scope not in SCOPES:
-        raise Refusal(
-            r.UNKNOWN_SCOPE,
-            f"invalid configuration: topologyManagerScope (--topology-manager-scope) {r.go_quote(str(scope))} "
-            f'must be one of: "{CONTAINER}", or "{POD}"',
-        )
+    # the kubelet's configuration validation, word for word
+    policy_name = _choice(config, "topologyManagerPolicy", NONE, POLICIES, r.UNKNOWN_POLICY,
+                          lambda quoted: f"invalid configuration: topologyManagerPolicy (--topology-manager-policy) "
+                          f"{quoted} must be one of: [{' '.join(r.go_quote(p) for p in POLICIES)}]")
+    scope = _choice(config, "topologyManagerScope", CONTAINER, SCOPES, r.UNKNOWN_SCOPE,
+                    lambda quoted: f"invalid configuration: topologyManagerScope (--topology-manager-scope) "
+                    f'{quoted} must be one of: "{CONTAINER}", or "{POD}"')
     raw_options = config.get("topologyManagerPolicyOptions") or {}
     if not isinstance(raw_options, Mapping):
         raise InvalidInput("kubeletConfiguration/topologyManagerPolicyOptions", "must map option names to string values")

@@ -22,6 +22,8 @@ KOORD_SUM='h1:CEMaFv6qru+arNhcdhkLP2Shxw77Heb6PSaXjHZ/t0I='
 
 pinned=$(awk '$1 == "require" && $2 == "github.com/koordinator-sh/koordinator" {print $3; exit}' go.mod)
 shim_check_pin github.com/koordinator-sh/koordinator "$pinned" "$KOORD_VERSION"
+# The feature vocabulary hello declares from (hello.go says what is left out).
+shim_vocabulary koordinator vocabulary.txt
 stamp=$(shim_stamp "$KOORD_VERSION" "$KOORD_SUM")
 if shim_is_current koordinator-shim "$stamp"; then
 	echo "build.sh: bin/koordinator-shim is up to date (github.com/koordinator-sh/koordinator $KOORD_VERSION)"

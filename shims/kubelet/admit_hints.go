@@ -18,12 +18,9 @@ import (
 // runs the scope, and what each container is given is read from the
 // manager's store when a provider allocates it, as a real provider reads it.
 
-// Registered here rather than in main.go and hello.go, so the operation and
-// its feature stay in one file. Every release the shim builds has it.
-func init() {
-	operations["admit_hints"] = runAdmitHints
-	releaseFeatures = append(releaseFeatures, "kubelet.admit-hints")
-}
+// Registered here rather than in main.go, so the operation stays in one file.
+// Every release the shim builds has it.
+func init() { operations["admit_hints"] = runAdmitHints }
 
 type suppliedContainer struct {
 	Name string `json:"name"`

@@ -2,26 +2,7 @@
 
 package main
 
-import (
-	"context"
-
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
-)
-
-// suppliedProvider's HintProvider methods in v1.34's and v1.35's form (no
-// logger, no operation, no AllocatePod).
-
-func (p *suppliedProvider) GetTopologyHints(_ *v1.Pod, c *v1.Container) map[string][]topologymanager.TopologyHint {
-	return p.hintsFor(c)
-}
-func (p *suppliedProvider) GetPodTopologyHints(*v1.Pod) map[string][]topologymanager.TopologyHint {
-	return p.podHints
-}
-func (p *suppliedProvider) Allocate(pod *v1.Pod, c *v1.Container) error {
-	return p.allocateContainer(pod, c)
-}
-
-func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
-	tmAddHintProvider(ctx, tm, p)
-}
+// The scopes have no pod-level path (PodLevelResourceManagers) before v1.36,
+// so admit_hints cannot drive pod-level resources; the suppliedProvider
+// methods these releases share with v1.36 are in admit_hints_api_pre137.go.
+var podLevelLeftOut = []string{"kubelet.pod-level-resources"}

@@ -2,30 +2,12 @@
 
 package main
 
-import (
-	"context"
+import v1 "k8s.io/api/core/v1"
 
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
-)
-
-// suppliedProvider's HintProvider methods in v1.36's form (no logger or
-// operation; AllocatePod exists).
-
-func (p *suppliedProvider) GetTopologyHints(_ *v1.Pod, c *v1.Container) map[string][]topologymanager.TopologyHint {
-	return p.hintsFor(c)
-}
-func (p *suppliedProvider) GetPodTopologyHints(*v1.Pod) map[string][]topologymanager.TopologyHint {
-	return p.podHints
-}
+// v1.36 adds AllocatePod to the HintProvider (still without logger or
+// operation); the methods it shares with v1.34 and v1.35 are in
+// admit_hints_api_pre137.go.
 func (p *suppliedProvider) AllocatePod(pod *v1.Pod) error { return p.allocateWholePod(pod) }
-func (p *suppliedProvider) Allocate(pod *v1.Pod, c *v1.Container) error {
-	return p.allocateContainer(pod, c)
-}
 
 // The scopes' pod-level path (PodLevelResourceManagers) exists from v1.36.
-func init() { releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources") }
-
-func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
-	tmAddHintProvider(ctx, tm, p)
-}
+var podLevelLeftOut []string

@@ -27,7 +27,7 @@ func (p *suppliedProvider) Allocate(_ context.Context, pod *v1.Pod, c *v1.Contai
 }
 
 // The scopes' pod-level path (PodLevelResourceManagers) exists from v1.36.
-func init() { releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources") }
+var podLevelLeftOut []string
 
 func tmAddSuppliedProvider(ctx context.Context, tm topologymanager.Manager, p *suppliedProvider) {
 	tmAddHintProvider(ctx, tm, p)

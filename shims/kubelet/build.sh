@@ -30,6 +30,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
+# shellcheck source=../vocabulary.sh
+source ../vocabulary.sh
 pinned="$(sed -n 's/^\tk8s.io\/kubernetes \(v[^ ]*\)$/\1/p' go.mod | head -n1)"
 release="${1:-${KUBELET_RELEASE:-$pinned}}"
 src="${KUBERNETES_SRC:-}"
@@ -113,10 +115,14 @@ if [[ -n "$src" ]]; then
   if [[ -n "${KUBELET_SHIM_MINOR:-}" ]]; then ldflags+=" -X main.kubernetesMinor=${KUBELET_SHIM_MINOR}"; fi
 fi
 
+# The feature vocabulary hello declares from (hello.go and the build-tag files
+# say what is left out).
+shim_vocabulary kubelet "$here/vocabulary.txt"
+
 # Skip the build when nothing it depends on has changed (the shared protocol
-# module, ../protocol, included).
+# module, ../protocol, and the vocabulary included).
 inputs="$( { go version; echo "tags=$tags src=$src release=$release version=${KUBELET_SHIM_VERSION:-} minor=${KUBELET_SHIM_MINOR:-}"; cat "$modfile" "${modfile%.mod}.sum" 2>/dev/null;
-             cat *.go cadvisorapi/*.go ../protocol/go.mod ../protocol/*.go;
+             cat *.go cadvisorapi/*.go vocabulary.txt ../vocabulary.sh ../protocol/go.mod ../protocol/*.go;
              if [[ -n "$src" ]]; then git -C "$src" rev-parse HEAD 2>/dev/null || true; git -C "$src" status --porcelain 2>/dev/null || true; fi; } | sha256sum | cut -d' ' -f1)"
 # The pinned release is also bin/kubelet-shim, the path tox, CI and the
 # README have always used.
@@ -142,6 +148,7 @@ if ! go build "${modargs[@]}" -tags "$tags" -trimpath -ldflags "$ldflags" -o "$o
   echo "build.sh: if the errors are in signatures*.go or api_v1_*.go, upstream changed an entry point the shim drives." >&2
   exit 1
 fi
+shim_check_hello "$out.tmp"
 mv "$out.tmp" "$out"
 echo "$inputs" > "$stamp"
 publish_default

@@ -8,12 +8,9 @@ import (
 
 // The CPU manager's topology of sockets, cores and threads is read from the
 // node (machine.go) and its policy options reach cpumanager.NewManager as the
-// case wrote them; every release from v1.34 has full-pcpus-only and
-// distribute-cpus-across-numa.
-func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.cpu-topology", "kubelet.cpu-option.full-pcpus-only",
-		"kubelet.cpu-option.distribute-cpus-across-numa", "kubelet.cpu-option.align-by-socket")
-}
+// case wrote them; every release from v1.34 has full-pcpus-only,
+// distribute-cpus-across-numa and align-by-socket, so hello leaves none of the
+// CPU option features out.
 
 var cpuOptionNotAvailable = regexp.MustCompile(`CPU Manager Policy (Alpha|Beta)-level Options not enabled, but option "[^"]*" provided`)
 

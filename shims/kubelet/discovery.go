@@ -19,7 +19,6 @@ import (
 func init() {
 	inner := operations["start"]
 	operations["start"] = func(raw json.RawMessage) answer { return startWithDiscovery(raw, inner) }
-	releaseFeatures = append(releaseFeatures, "kubelet.numa-discovery")
 }
 
 type machineNode struct {

@@ -1,6 +1,10 @@
 package main
 
-import "topoconf/shims/protocol"
+import (
+	_ "embed"
+
+	"topoconf/shims/protocol"
+)
 
 // upstreamVersion is the k8s.io/kubernetes release this binary links. build.sh
 // sets it for builds against a local checkout; otherwise it is read from the
@@ -21,27 +25,22 @@ var kubernetesMinor = ""
 
 const upstreamModule = "k8s.io/kubernetes"
 
-// releaseFeatures are the vocabulary entries (fixtures/features/kubelet.yaml)
-// that the pinned release implements. KEP-6007 (hint scores, allocation
-// strategy, score weights, their metrics, the preferred-first merge) is in no
-// release; a build with the kep6007 tag adds what that branch provides.
-var releaseFeatures = []string{
-	"kubelet.merge",
-	"kubelet.policy.none",
-	"kubelet.policy.best-effort",
-	"kubelet.policy.restricted",
-	"kubelet.policy.single-numa-node",
-	"kubelet.scope.container",
-	"kubelet.scope.pod",
-	"kubelet.option.prefer-closest-numa-nodes",
-	"kubelet.option.max-allowable-numa-nodes",
-	"kubelet.option.validation",
-	"kubelet.gates.policy-options",
-	"kubelet.provider.cpu",
-	"kubelet.provider.memory",
-	"kubelet.provider.device",
-	"kubelet.init-containers",
-	"kubelet.metrics.admission",
+// vocabulary is fixtures/features/kubelet.yaml's feature names, one a line,
+// as build.sh writes them beside this file. Hello declares all of them but
+// those left out below and in the build-tag files (hintScoreLeftOut,
+// branchOptionsLeftOut, podLevelLeftOut), so a feature added to the corpus is
+// declared unless a build says it lacks it.
+//
+//go:embed vocabulary.txt
+var vocabulary string
+
+// leftOut are the entries no build of the shim implements: the preferred-first
+// merge and the two metrics KEP-6007 adds are in no release, and the branch
+// rebuilds carry neither (docs/findings/kubelet-kep6007-branches.md).
+var leftOut = []string{
+	"kubelet.merge-preferred",
+	"kubelet.metrics.numa-score-selection",
+	"kubelet.metrics.numa-container-count",
 }
 
 func linkedVersion() string {
@@ -58,5 +57,5 @@ func helloMessage() map[string]any {
 		Language: "go",
 		Homepage: "https://github.com/kubernetes/kubernetes",
 		Source:   upstreamModule + "@" + linkedVersion() + " pkg/kubelet/cm/topologymanager, cpumanager, memorymanager, devicemanager",
-	}, "kubelet", append(append([]string{}, releaseFeatures...), kep6007Features...))
+	}, "kubelet", protocol.MustFeatures(vocabulary, leftOut, hintScoreLeftOut, branchOptionsLeftOut, podLevelLeftOut))
 }

@@ -10,7 +10,9 @@ import "k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 // and is built only with -tags kep6007 against such a tree (KUBERNETES_SRC).
 // What a branch adds beyond the score (the strategy and weight options of
 // PR 142226) is in kep6007_pr142226.go.
-var kep6007Features = append([]string{"kubelet.hint-score"}, branchOptionFeatures...)
+// The score is there, so hello declares kubelet.hint-score (release.go leaves
+// it out).
+var hintScoreLeftOut []string
 
 func setHintScore(h *topologymanager.TopologyHint, score int64) { h.Score = score }
 

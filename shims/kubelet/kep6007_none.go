@@ -10,7 +10,10 @@ import (
 // Without PR 142226 there is no allocation strategy and no score weight:
 // PolicyOptions has no field for them, so start reports the values the
 // contract gives a kubelet without them, and no score ever decides a merge.
-var branchOptionFeatures []string
+var branchOptionsLeftOut = []string{
+	"kubelet.option.numa-allocation-strategy",
+	"kubelet.option.numa-score-weights",
+}
 
 func kepOptions(topologymanager.PolicyOptions) (string, map[string]int, bool) {
 	return "none", map[string]int{}, false

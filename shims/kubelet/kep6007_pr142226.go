@@ -12,10 +12,7 @@ import (
 // PR 142226 parses numa-allocation-strategy and numa-score-weights into
 // PolicyOptions.NUMAAllocationStrategy and PolicyOptions.NUMAScoreWeights;
 // its HintMerger uses them only while TopologyManagerPolicyAlphaOptions is on.
-var branchOptionFeatures = []string{
-	"kubelet.option.numa-allocation-strategy",
-	"kubelet.option.numa-score-weights",
-}
+var branchOptionsLeftOut []string
 
 func scoringActive(o topologymanager.PolicyOptions) bool {
 	return o.NUMAAllocationStrategy != "" && o.NUMAAllocationStrategy != topologymanager.NUMAAllocationStrategyNone &&

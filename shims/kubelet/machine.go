@@ -128,23 +128,8 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 			return nil, fmt.Errorf("numaNodes[%d].cpus: %d CPUs do not make whole cores of %d threads", i, len(ids), spec.ThreadsPerCore)
 		}
 		ns.CPUs = ids
-		for key, val := range n {
-			switch {
-			case key == "memory":
-				if ns.Memory, err = quantityBytes(val); err != nil {
-					return nil, fmt.Errorf("numaNodes[%d].memory: %w", i, err)
-				}
-			case strings.HasPrefix(key, "hugepages-"):
-				b, err := quantityBytes(val)
-				if err != nil {
-					return nil, fmt.Errorf("numaNodes[%d].%s: %w", i, key, err)
-				}
-				ns.HugePages[key] = b
-			case key == "devices":
-				if err := json.Unmarshal(val, &ns.Devices); err != nil {
-					return nil, fmt.Errorf("numaNodes[%d].devices: %w", i, err)
-				}
-			}
+		if err := readAmounts(fmt.Sprintf("numaNodes[%d]", i), n, &ns.Memory, ns.HugePages, &ns.Devices); err != nil {
+			return nil, err
 		}
 		spec.NUMANodes = append(spec.NUMANodes, ns)
 	}
@@ -157,23 +142,8 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 		if as.CPUCount, as.CPUIDs, err = cpuField(a["cpus"]); err != nil {
 			return nil, fmt.Errorf("allocated[%d].cpus: %w", i, err)
 		}
-		for key, val := range a {
-			switch {
-			case key == "memory":
-				if as.Memory, err = quantityBytes(val); err != nil {
-					return nil, fmt.Errorf("allocated[%d].memory: %w", i, err)
-				}
-			case strings.HasPrefix(key, "hugepages-"):
-				b, err := quantityBytes(val)
-				if err != nil {
-					return nil, fmt.Errorf("allocated[%d].%s: %w", i, key, err)
-				}
-				as.HugePages[key] = b
-			case key == "devices":
-				if err := json.Unmarshal(val, &as.Devices); err != nil {
-					return nil, fmt.Errorf("allocated[%d].devices: %w", i, err)
-				}
-			}
+		if err := readAmounts(fmt.Sprintf("allocated[%d]", i), a, &as.Memory, as.HugePages, &as.Devices); err != nil {
+			return nil, err
 		}
 		spec.Allocated = append(spec.Allocated, as)
 	}
@@ -185,6 +155,33 @@ func parseNode(raw json.RawMessage) (*nodeSpec, error) {
 // refuses to start without a system reservation while the contract's
 // per-node `memory` is what pods may use.
 const hiddenReservedMemory = int64(1 << 30)
+
+// readAmounts reads what a NUMA node holds or an allocation takes (memory,
+// hugepages-<size>, devices) out of its fields; where names the entry in the
+// input for the error.
+func readAmounts(where string, fields map[string]json.RawMessage, memory *int64, hugePages map[string]int64, devices *map[string]int) error {
+	for key, val := range fields {
+		switch {
+		case key == "memory":
+			b, err := quantityBytes(val)
+			if err != nil {
+				return fmt.Errorf("%s.memory: %w", where, err)
+			}
+			*memory = b
+		case strings.HasPrefix(key, "hugepages-"):
+			b, err := quantityBytes(val)
+			if err != nil {
+				return fmt.Errorf("%s.%s: %w", where, key, err)
+			}
+			hugePages[key] = b
+		case key == "devices":
+			if err := json.Unmarshal(val, devices); err != nil {
+				return fmt.Errorf("%s.devices: %w", where, err)
+			}
+		}
+	}
+	return nil
+}
 
 // hiddenSocketSize is the number of reserved CPUs for the hidden socket:
 // the fewest that keep cpus/sockets (integer division) as it is without it,

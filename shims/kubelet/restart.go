@@ -6,8 +6,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-func init() { releaseFeatures = append(releaseFeatures, "kubelet.restart") }
-
 // restart is a kubelet restart on the same machine (docs/operations/kubelet.md,
 // admit, `restart` events): the device manager stops, a new Topology
 // Manager starts from the same configuration, new device, CPU and memory

@@ -20,6 +20,8 @@ KUEUE_SUM='h1:7hzb38M4eKGzYW+CFv2s1L+swzzacUCHOCXxZmAV90I='
 
 pinned=$(awk '$1 == "sigs.k8s.io/kueue" && $2 ~ /^v/ {print $2; exit}' go.mod)
 shim_check_pin sigs.k8s.io/kueue "$pinned" "$KUEUE_VERSION"
+# The feature vocabulary hello declares from (hello.go says what is left out).
+shim_vocabulary kueue vocabulary.txt
 stamp=$(shim_stamp "$KUEUE_VERSION" "$KUEUE_SUM")
 if shim_is_current kueue-shim "$stamp"; then
 	echo "build.sh: bin/kueue-shim is up to date (sigs.k8s.io/kueue $KUEUE_VERSION)"

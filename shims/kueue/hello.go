@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"topoconf/shims/protocol"
@@ -8,54 +9,23 @@ import (
 
 const upstreamModule = "sigs.k8s.io/kueue"
 
-// releaseFeatures are the vocabulary entries (fixtures/features/kueue.yaml)
-// that the pinned release implements. Left out: kueue.version-defaults (one
-// release carries its own gate defaults, not those of 0.9 to 0.20) and
+// vocabulary is fixtures/features/kueue.yaml's feature names, one a line,
+// as build.sh writes them beside this file; hello declares all of them but
+// leftOut.
+//
+//go:embed vocabulary.txt
+var vocabulary string
+
+// leftOut is what the pinned release does not implement: kueue.version-defaults
+// (one release carries its own gate defaults, not those of 0.9 to 0.20) and
 // kueue.tas.provisioning (the provision operation is not driven, README.md).
-var releaseFeatures = []string{
-	"kueue.tas.topology",
-	"kueue.tas.capacity",
-	"kueue.tas.taints",
-	"kueue.tas.node-affinity",
-	"kueue.tas.required",
-	"kueue.tas.preferred",
-	"kueue.tas.unconstrained",
-	"kueue.tas.implied",
-	"kueue.tas.domain-order",
-	"kueue.tas.podset-group",
-	"kueue.tas.slices",
-	"kueue.tas.multi-layer-slices",
-	"kueue.tas.balanced-placement",
-	"kueue.tas.assignment",
-	"kueue.tas.not-fit",
-	"kueue.tas.placement-level-messages",
-	"kueue.tas.validation",
-	"kueue.tas.hot-swap",
-	"kueue.tas.integration.job",
-	"kueue.tas.integration.jobset",
-	"kueue.tas.integration.leader-worker-set",
-	"kueue.tas.field-path",
-	"kueue.tas.elastic-workload-slices",
-	"kueue.gate.elastic-jobs-via-workload-slices",
-	"kueue.gate.elastic-jobs-via-workload-slices-with-tas",
-	"kueue.gate.topology-aware-scheduling",
-	"kueue.gate.tas-profile-mixed",
-	"kueue.gate.tas-balanced-placement",
-	"kueue.gate.tas-multi-layer-topology",
-	"kueue.gate.tas-failed-node-replacement",
-	"kueue.gate.tas-failed-node-replacement-fail-fast",
-	"kueue.gate.tas-replace-node-on-pod-termination",
-	"kueue.gate.tas-replace-node-on-node-taints",
-	// Gates the release does not have, declared for what it does without
-	// them: the fixed-time NotReady failure is always on, the pod-owned skip
-	// always off; hot_swap answers unsupported where a case needs the other
-	// value (hotswap.go).
-	"kueue.gate.tas-replace-node-due-to-not-ready-over-fixed-time",
-	"kueue.gate.skip-reassignment-for-pod-owned-workloads",
-	// Without the gate the release never orders by preferred node affinity;
-	// assign and hot_swap answer unsupported where a case turns it on for a
-	// podset with preferred terms (affinity.go).
-	"kueue.gate.tas-respect-node-affinity-preferred",
+// Declared gates the release lacks are declared for what it does without them:
+// the fixed-time NotReady failure is always on, the pod-owned skip always off,
+// and preferred node affinity never orders; hot_swap and assign answer
+// unsupported where a case needs the other value (hotswap.go, affinity.go).
+var leftOut = []string{
+	"kueue.tas.provisioning",
+	"kueue.version-defaults",
 }
 
 func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
@@ -67,7 +37,7 @@ func helloMessage() map[string]any {
 		Language: "go",
 		Homepage: "https://github.com/kubernetes-sigs/kueue",
 		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
-	}, "kueue", releaseFeatures)
+	}, "kueue", protocol.MustFeatures(vocabulary, leftOut))
 }
 
 func quietLogs() {}

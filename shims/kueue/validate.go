@@ -97,6 +97,41 @@ func annotationOf(path string) (key string, rest string) {
 	return tail[:j], tail[j+1:]
 }
 
+// fragmentReason is one row of an annotation's reason table: a webhook
+// message holding fragment gets reason.
+type fragmentReason struct{ fragment, reason string }
+
+// fragmentReasons are the annotations whose reason the message alone decides,
+// each table tried in order (so a fragment comes before a shorter one it
+// contains, "may not be set when neither" before "may not be set when").
+var fragmentReasons = map[string][]fragmentReason{
+	kueue.PodSetGroupName: {
+		{"must not be a number", "GroupNameNumeric"},
+		{"may not be set when neither", "GroupNameWithoutTopology"},
+		{"may not be set when", "GroupNameWithSlices"},
+		{"can only define groups of exactly 2", "GroupSize"},
+		{"at least one pod set has only 1 replica", "GroupWithoutSingleReplica"},
+	},
+	kueue.PodSetSliceSizeAnnotation: {
+		{"must be a numeric value", "SliceSizeNotNumeric"},
+		{"greater than or equal to 1", "SliceSizeTooSmall"},
+		{"must be set when", "SliceSizeMissing"},
+		{"may not be set when", "SliceSizeWithoutTopology"},
+		{"must not be greater than pod set count", "SliceSizeAboveCount"},
+	},
+}
+
+// reasonByFragment is the reason of the first row whose fragment msg holds,
+// or "" when none does.
+func reasonByFragment(rows []fragmentReason, msg string) string {
+	for _, row := range rows {
+		if strings.Contains(msg, row.fragment) {
+			return row.reason
+		}
+	}
+	return ""
+}
+
 // classify maps one webhook error to the contract's reason code.
 func classify(podSet string, e *field.Error) (validationError, error) {
 	key, rest := annotationOf(e.Field)
@@ -128,34 +163,10 @@ func classify(podSet string, e *field.Error) (validationError, error) {
 	case key == kueue.PodSetRequiredTopologyAnnotation, key == kueue.PodSetPreferredTopologyAnnotation,
 		key == kueue.PodSetSliceRequiredTopologyAnnotation:
 		out.Reason = "InvalidLabelName"
-	case key == kueue.PodSetGroupName:
-		switch {
-		case has("must not be a number"):
-			out.Reason = "GroupNameNumeric"
-		case has("may not be set when neither"):
-			out.Reason = "GroupNameWithoutTopology"
-		case has("may not be set when"):
-			out.Reason = "GroupNameWithSlices"
-		case has("can only define groups of exactly 2"):
-			out.Reason = "GroupSize"
-		case has("at least one pod set has only 1 replica"):
-			out.Reason = "GroupWithoutSingleReplica"
-		}
+	case key == kueue.PodSetGroupName, key == kueue.PodSetSliceSizeAnnotation:
+		out.Reason = reasonByFragment(fragmentReasons[key], msg)
 	case key == kueue.PodSetUnconstrainedTopologyAnnotation && has("must be a boolean value"):
 		out.Reason = "InvalidBoolean"
-	case key == kueue.PodSetSliceSizeAnnotation:
-		switch {
-		case has("must be a numeric value"):
-			out.Reason = "SliceSizeNotNumeric"
-		case has("greater than or equal to 1"):
-			out.Reason = "SliceSizeTooSmall"
-		case has("must be set when"):
-			out.Reason = "SliceSizeMissing"
-		case has("may not be set when"):
-			out.Reason = "SliceSizeWithoutTopology"
-		case has("must not be greater than pod set count"):
-			out.Reason = "SliceSizeAboveCount"
-		}
 	case key == kueue.PodSetSliceRequiredTopologyConstraintsAnnotation:
 		switch {
 		case has("feature gate must be enabled"):

@@ -143,7 +143,7 @@ def test_later_hot_swap_events_never_rewrite_earlier_states(data, extra):
 def _without_fnr(data: dict) -> None:
     gates = data.setdefault("featureGates", {})
     gates.pop("TASFailedNodeReplacement", None)
-    if gen._minor(data.get("kueueVersion", "0.19").lstrip("v")) >= 12:
+    if gen.minor_of(data.get("kueueVersion", "0.19").lstrip("v")) >= 12:
         gates["TASFailedNodeReplacement"] = False
 
 
