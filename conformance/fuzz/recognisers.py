@@ -264,7 +264,7 @@ DEVICE_TYPES_MARKER = "device types in Go map order"
 
 KOORD_DEVICE_REFUSALS = frozenset({
     "InsufficientDevices", "InsufficientVirtualFunctions", "InsufficientTopologyScopedDevices",
-    "JointAllocateViolation", "InsufficientPrimaryDevice", "MissingGPUPartitionTable",
+    "JointAllocateViolation", "MissingGPUPartitionTable",
     "UnsupportedGPUPartitionCount", "InsufficientPartitionedGPUs", "InvalidGPUPartitionTable"})
 _KOORD_DEVICE_TYPES = {"nvidia.com/gpu": "gpu", "koordinator.sh/gpu": "gpu", "koordinator.sh/gpu-core": "gpu",
                        "koordinator.sh/gpu-memory-ratio": "gpu", "koordinator.sh/rdma": "rdma",

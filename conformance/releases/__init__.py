@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import koordinator_v1_8, kueue_v0_17
 from .model import Behaviour, ReleaseModel
 
-MODELS: tuple[ReleaseModel, ...] = (koordinator_v1_8.MODEL, kueue_v0_17.MODEL)
+MODELS: tuple[ReleaseModel, ...] = (koordinator_v1_8.MODEL, koordinator_v1_8.MODEL_MAIN_A7A1B76B, kueue_v0_17.MODEL)
 
 
 def model_for(implementation: str, version: str) -> ReleaseModel | None:

@@ -4,6 +4,7 @@ pinning it, are in conformance/expectations/koordinator-v1.8.0.yaml."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from reference_impl.koordinator import seams
@@ -85,3 +86,8 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
               "requiredTopologyScope Device for GPUs is met by no subtree and not checked ahead of partitions",
               {"scope_level": gpu_device_scope_below_the_tree}),
 ))
+
+# Upstream's main branch at a7a1b76b (61 commits after v1.8.0, built from a local
+# tree) answers the whole corpus as v1.8.0 does, so its expectations file names
+# the same behaviours (docs/findings/koordinator-v1.8.0-61-ga7a1b76b.md).
+MODEL_MAIN_A7A1B76B = dataclasses.replace(MODEL, version="v1.8.0-61-ga7a1b76b")

@@ -288,8 +288,10 @@ def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[i
                        and requests[t].hint.allocate_strategy != "ApplyForAll"]
     if len(joint_types) >= 2:
         primary = joint_types[0]
-        if not candidates(node, requests[primary], affinity, usage):
-            raise Refusal("InsufficientPrimaryDevice", "node(s) Insufficient primary device", "Filter")
+        # A primary type that cannot be had is refused as it would be without
+        # joint allocation: upstream's own "Insufficient primary device" needs an
+        # allocation that takes no device and reports no shortage, which none
+        # of its allocators returns (device_allocator.go jointAllocate).
         result[primary] = allocate_type(node, requests[primary], affinity, usage, args, spec)
         pcies = {a.device.pcie for a in result[primary]}
         for t in joint_types[1:]:

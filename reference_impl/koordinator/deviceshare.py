@@ -35,6 +35,16 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
     if not numa_ids:
         # Devices without NUMA placement cannot constrain the alignment.
         return None
+    for t, r in requests.items():
+        # Upstream counts a mask's devices of each type (those with a NUMA node)
+        # before it tries an allocation there, and the try with every NUMA node
+        # is the provider's answer: that count falling short is the refusal,
+        # whatever the allocation would have said (deviceshare topology_hint.go
+        # generateTopologyHints, calcTotalDevicesByNUMA). A type with no device
+        # on a NUMA node is left to the allocation.
+        placed = sum(1 for d in node.devices if d.type == t and d.numa is not None)
+        if 0 < placed < r.count:
+            raise Refusal("InsufficientDevices", "Insufficient NUMA Scoped Devices", "Filter")
     full = allocate(node, requests, res, args, bitmask.from_bits(numa_ids) if numa_ids else None)
     best = _gpu_minors(full)
     feasible: list[tuple[int, int]] = []

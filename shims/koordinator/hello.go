@@ -29,7 +29,20 @@ var leftOut = []string{
 	"koordinator.validation.labels",
 }
 
-func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
+// upstreamVersion names a local tree's version (build.sh sets it for
+// KOORDINATOR_SRC builds, whose module the build information cannot name).
+var upstreamVersion = ""
+
+// upstreamCommit is the commit a local tree was taken at, and what was laid
+// over it (build.sh, KOORDINATOR_SHIM_COMMIT), for the hello's source.
+var upstreamCommit = ""
+
+func linkedVersion() string {
+	if upstreamVersion != "" {
+		return upstreamVersion
+	}
+	return protocol.ModuleVersion(upstreamModule)
+}
 
 func helloMessage() map[string]any {
 	return protocol.HelloPayload(protocol.Implementation{
@@ -37,6 +50,13 @@ func helloMessage() map[string]any {
 		Version:  linkedVersion(),
 		Language: "go",
 		Homepage: "https://github.com/koordinator-sh/koordinator",
-		Source:   upstreamModule + "@" + linkedVersion() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource, pkg/scheduler/plugins/deviceshare",
+		Source:   upstreamModule + "@" + linkedVersion() + treeCommit() + " pkg/scheduler/frameworkext/topologymanager, pkg/scheduler/plugins/nodenumaresource, pkg/scheduler/plugins/deviceshare",
 	}, "koordinator", protocol.MustFeatures(vocabulary, leftOut))
+}
+
+func treeCommit() string {
+	if upstreamCommit == "" {
+		return ""
+	}
+	return " (tree " + upstreamCommit + ")"
 }

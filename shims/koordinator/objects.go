@@ -685,15 +685,3 @@ var _ = cpuset.NewCPUSet
 func v1ResourceSpec(name string, weight int64) schedconfigv1.ResourceSpec {
 	return schedconfigv1.ResourceSpec{Name: name, Weight: weight}
 }
-
-func (b *builtNode) hasDeviceType(kind string) bool {
-	if b.device == nil {
-		return false
-	}
-	for _, d := range b.device.Spec.Devices {
-		if string(d.Type) == kind {
-			return true
-		}
-	}
-	return false
-}

@@ -133,6 +133,9 @@ func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Statu
 	case has("Joint-Allocate"):
 		return "JointAllocateViolation"
 	case has("primary device"):
+		// No allocator of the release returns what makes this message (an
+		// empty primary allocation without a refusal); the contract has no
+		// code for it, so the answer shows as a difference if it ever comes.
 		return "InsufficientPrimaryDevice"
 	case has("missing GPU Partition Table"):
 		return "MissingGPUPartitionTable"
@@ -143,43 +146,9 @@ func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Statu
 	case has("gpu partitions"), has("GPUPartitionTable"):
 		return "InvalidGPUPartitionTable"
 	case has("Insufficient"), has("devices"), has("Devices"):
-		if primary := jointPrimary(pod); primary != "" && n.hasDeviceType(primary) && strings.EqualFold(msg, "Insufficient "+primary+" devices") {
-			// The node lists devices of the joint allocation's primary type, but
-			// none can be taken.
-			return "InsufficientPrimaryDevice"
-		}
 		return "InsufficientDevices"
 	}
 	return "Unschedulable"
-}
-
-// jointPrimary is the primary type of the pod's joint allocation: the first
-// of its device types the pod requests without an ApplyForAll hint, when at
-// least two such types remain ("" otherwise).
-func jointPrimary(pod *corev1.Pod) string {
-	joint, err := apiext.GetDeviceJointAllocate(pod.Annotations)
-	if err != nil || joint == nil {
-		return ""
-	}
-	hints, _ := apiext.GetDeviceAllocateHints(pod.Annotations)
-	requests, err := deviceshare.GetPodDeviceRequests(pod)
-	if err != nil {
-		return ""
-	}
-	var kept []string
-	for _, t := range joint.DeviceTypes {
-		if _, requested := requests[t]; !requested {
-			continue
-		}
-		if h := hints[t]; h != nil && h.AllocateStrategy == apiext.ApplyForAllDeviceAllocateStrategy {
-			continue
-		}
-		kept = append(kept, string(t))
-	}
-	if len(kept) < 2 {
-		return ""
-	}
-	return kept[0]
 }
 
 // ---------------------------------------------------------------- rendering
