@@ -51,7 +51,23 @@ var releaseFeatures = []string{
 	"kueue.gate.tas-respect-node-affinity-preferred",
 }
 
-func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
+// Set by build-local.sh for a local Kueue tree, whose module version the
+// build records only as the requirement it replaced.
+var upstreamVersion, upstreamCommit string
+
+func linkedVersion() string {
+	if upstreamVersion != "" {
+		return upstreamVersion
+	}
+	return protocol.ModuleVersion(upstreamModule)
+}
+
+func linkedSource() string {
+	if upstreamCommit != "" {
+		return upstreamModule + "@" + upstreamCommit
+	}
+	return upstreamModule + "@" + linkedVersion()
+}
 
 func helloMessage() map[string]any {
 	return protocol.HelloPayload(protocol.Implementation{
@@ -59,7 +75,7 @@ func helloMessage() map[string]any {
 		Version:  linkedVersion(),
 		Language: "go",
 		Homepage: "https://github.com/kubernetes-sigs/kueue",
-		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
+		Source:   linkedSource() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
 	}, "kueue", releaseFeatures)
 }
 

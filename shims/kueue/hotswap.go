@@ -171,13 +171,6 @@ func (a indexAdapter) IndexField(_ context.Context, obj client.Object, field str
 	return nil
 }
 
-type quietRecorder struct{}
-
-func (quietRecorder) Event(runtime.Object, string, string, string)          {}
-func (quietRecorder) Eventf(runtime.Object, string, string, string, ...any) {}
-func (quietRecorder) AnnotatedEventf(runtime.Object, map[string]string, string, string, string, ...any) {
-}
-
 func invalid(format string, args ...any) answer {
 	return failure("InvalidInput", fmt.Errorf(format, args...))
 }
@@ -296,7 +289,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	covered := map[corev1.ResourceName]bool{}
 	addCovered := func(ps []podSetInput) {
 		for _, p := range ps {
-			for name := range p.singlePodRequests() {
+			for _, name := range requestNames(p.singlePodRequests()) {
 				covered[name] = true
 			}
 		}
@@ -341,7 +334,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	}
 
 	// Non-TAS pods, through the non-TAS usage controller's event filter.
-	filter := &tascontroller.NonTasUsageReconciler{}
+	filter := nonTASPodFilter()
 	for i := range in.Pods {
 		pod := in.Pods[i].DeepCopy()
 		if pod.Namespace == "" {
@@ -351,7 +344,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 			pod.Name = fmt.Sprintf("pod-%d", i)
 		}
 		if filter.Create(event.TypedCreateEvent[*corev1.Pod]{Object: pod}) {
-			cache.TASCache().Update(pod, s.log)
+			updateNonTASUsage(cache, pod, s.log)
 		}
 	}
 	// Other admitted workloads: in the cache, as the workload controller
@@ -450,10 +443,10 @@ func (s *swapSim) admittedWorkload(name string, podSets []podSetInput, owners []
 		single := p.singlePodRequests()
 		psa := kueue.PodSetAssignment{Name: ps.Name, Flavors: map[corev1.ResourceName]kueue.ResourceFlavorReference{},
 			ResourceUsage: corev1.ResourceList{}, Count: ptr.To(count)}
-		for rn := range single {
+		for _, rn := range requestNames(single) {
 			psa.Flavors[rn] = kueue.ResourceFlavorReference(s.flavor.Name)
 		}
-		psa.ResourceUsage = single.ScaledUp(int64(count)).ToResourceList()
+		psa.ResourceUsage = requestsToList(single.ScaledUp(int64(count)))
 		if ta := p.TopologyAssignment; ta != nil {
 			internal := &utiltas.TopologyAssignment{Levels: ta.Levels}
 			for _, d := range ta.Domains {
@@ -468,7 +461,7 @@ func (s *swapSim) admittedWorkload(name string, podSets []podSetInput, owners []
 	return wl
 }
 
-var _ = resources.Requests{}
+var _ resources.Requests
 
 func (s *swapSim) workload() *kueue.Workload {
 	var wl kueue.Workload
@@ -486,7 +479,7 @@ func (s *swapSim) workloadChanged() {
 	if wl == nil {
 		return
 	}
-	if workload.IsEvicted(wl) {
+	if isEvicted(wl) {
 		return
 	}
 	s.cache.AddOrUpdateWorkload(s.log, wl.DeepCopy())
@@ -740,7 +733,7 @@ func equalStatus(a, b *kueue.Workload) bool {
 
 // noteEviction records an eviction that happened between before and after.
 func (s *swapSim) noteEviction(before, after *kueue.Workload, first func()) bool {
-	if after == nil || !workload.IsEvicted(after) || (before != nil && workload.IsEvicted(before)) {
+	if after == nil || !isEvicted(after) || (before != nil && isEvicted(before)) {
 		return false
 	}
 	if first != nil {
