@@ -34,6 +34,9 @@ func (quietRecorder) Eventf(runtime.Object, runtime.Object, string, string, stri
 
 var kueueGroupVersion = kueue.SchemeGroupVersion
 
+// capacity is answered unsupported for such a tree (capacity_main.go).
+var omittedFeatures = []string{"kueue.tas.capacity"}
+
 func requestNames(r resources.Requests) []corev1.ResourceName {
 	var names []corev1.ResourceName
 	r.ForEach(func(name corev1.ResourceName, _ int64) { names = append(names, name) })

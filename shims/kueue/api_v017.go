@@ -34,6 +34,9 @@ func (quietRecorder) AnnotatedEventf(runtime.Object, map[string]string, string, 
 
 var kueueGroupVersion = kueue.GroupVersion
 
+// The release build drives every feature it claims.
+var omittedFeatures []string
+
 func requestNames(r resources.Requests) []corev1.ResourceName {
 	var names []corev1.ResourceName
 	for name := range r {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 
 	"topoconf/shims/protocol"
 )
@@ -76,7 +77,19 @@ func helloMessage() map[string]any {
 		Language: "go",
 		Homepage: "https://github.com/kubernetes-sigs/kueue",
 		Source:   linkedSource() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
-	}, "kueue", releaseFeatures)
+	}, "kueue", claimedFeatures())
+}
+
+// claimedFeatures are releaseFeatures without those the build does not
+// drive (omittedFeatures, per build tag).
+func claimedFeatures() []string {
+	var out []string
+	for _, f := range releaseFeatures {
+		if !slices.Contains(omittedFeatures, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func quietLogs() {}
@@ -85,5 +98,5 @@ func quietLogs() {}
 // admission checks, the workload controller for Retry and Rejected) is not
 // driven yet; see README.md, Provision.
 func runProvision(json.RawMessage) answer {
-	return unsupported("the shim does not drive v0.17.0's provisioning flow (scheduler passes around the admission checks, the workload controller for Retry and Rejected) yet")
+	return unsupported("the shim does not drive Kueue %s's provisioning flow (scheduler passes around the admission checks, the workload controller for Retry and Rejected) yet", linkedVersion())
 }

@@ -1224,7 +1224,8 @@ func (s *swapSim) run(rawEvents []json.RawMessage) answer {
 		s.actions = nil
 		last = at
 	}
-	if s.usedFixedTime && !contractOnly[fixedTimeGate] && features.Enabled(features.TASReplaceNodeOnPodTermination) {
+	// Only a release without the gate has the 30 s marking built in.
+	if ft, missing := contractOnly[fixedTimeGate]; s.usedFixedTime && missing && !ft && features.Enabled(features.TASReplaceNodeOnPodTermination) {
 		return unsupported("Kueue %s marks a node failed 30 s after it turns NotReady whatever its pods (the case has %s off, which the release cannot do)", linkedVersion(), fixedTimeGate)
 	}
 	return ok(map[string]any{"states": states})
