@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/component-base/featuregate"
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -690,7 +691,7 @@ func (s *swapSim) trigger(host string) string {
 	case ready == nil:
 		return "NoReadyCondition"
 	case ready.Status != corev1.ConditionTrue:
-		if s.now-timeSeconds(ready.LastTransitionTime) >= notReadyDelay {
+		if s.now-timeSeconds(ready.LastTransitionTime) >= notReadyDelay && fixedTimeMarking() {
 			return "NotReadyTimeout"
 		}
 		return "PodsNotRunning"
@@ -1335,4 +1336,15 @@ func mapValues(m map[string]string) []string {
 		out = append(out, v)
 	}
 	return out
+}
+
+// fixedTimeMarking: whether the release marks a node 30 s after it turns
+// NotReady whatever its pods. A release without the gate always does; one
+// with it, when the gate is on or pods are not looked at (RNO off).
+func fixedTimeMarking() bool {
+	if _, missing := contractOnly[fixedTimeGate]; missing {
+		return true
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(fixedTimeGate)) ||
+		!features.Enabled(features.TASReplaceNodeOnPodTermination)
 }
