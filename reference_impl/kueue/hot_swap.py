@@ -5,7 +5,13 @@ scheduler's second pass).
 The node controller's judgement is evaluated after every event and timer for
 every node of the assignment; a node is marked when it turns failed. Once every
 event and timer of an instant has been handled, the scheduler's second pass
-looks for a replacement of the first unhealthy node."""
+looks for a replacement of the first unhealthy node.
+
+The node controller also fails the workload's late pods (created with the
+node's hostname selector, not yet bound) when it looks at the pods on a node,
+and the stray ones waiting on a node outside the assignment; it skips a
+finished or evicted workload, and sees no node of an assignment whose lowest
+level is not the hostname."""
 
 from __future__ import annotations
 
@@ -15,8 +21,8 @@ from dataclasses import dataclass, field
 from reference_impl.errors import InvalidInput
 from reference_impl.refusal import Refusal
 
+from . import check_updates, objects, topology
 from . import gates as g
-from . import objects, topology
 from .annotations import IS_GROUP_WORKLOAD
 from .inputs import parse_common, parse_pod_sets
 from .node_events import NODE_EVENT_TYPES, apply_node_event, event_node, event_type
@@ -30,12 +36,12 @@ from .validation import webhook_errors
 from .workload import to_requests
 
 NODE_FAILURE_DELAY = 30.0
-POD_STATES = ("Running", "Pending", "Gated", "Terminating", "Terminated")
+POD_STATES = ("Running", "Pending", "Gated", "Late", "Terminating", "Terminated")
 PROGRESSING = ("Running", "Pending")
 SCHEDULING_EFFECTS = ("NoSchedule", "NoExecute")
 
 POD_EVENTS = {"PodsRunning": "Running", "PodsTerminating": "Terminating", "PodsTerminated": "Terminated"}
-EVENT_TYPES = NODE_EVENT_TYPES + ("PodsRunning", "PodsTerminating", "PodsTerminated", "Wait")
+EVENT_TYPES = NODE_EVENT_TYPES + ("PodsRunning", "PodsTerminating", "PodsTerminated", "WorkloadFinished", "Wait")
 
 
 @dataclass
@@ -51,13 +57,17 @@ class SwapState:
     unhealthy: list[str] = field(default_factory=list)
     failed: dict[str, bool] = field(default_factory=dict)     # last judgement per node
     evicted: bool = False
+    finished: bool = False
     requeued: bool | None = None
     eviction: dict | None = None
     attempted: bool = False
 
 
-def _hostname_assignment(raw, field_: str) -> Assignment:
+def _hostname_assignment(raw, field_: str, topology_levels) -> Assignment:
     parsed = objects.parse_assignment(raw, field_)
+    if topology_levels[-1] != HOSTNAME:
+        # The node controller sees no node of such an assignment; it is kept as given.
+        return parsed
     if parsed.levels and parsed.levels[-1] != HOSTNAME:
         raise InvalidInput(f"{field_}.levels", "the lowest assignment level must be kubernetes.io/hostname")
     return Assignment(levels=(HOSTNAME,), domains=[((v[-1],), c) for v, c in parsed.domains])
@@ -67,8 +77,10 @@ class Simulation:
     def __init__(self, input_: Mapping, seams: Seams = CONTRACT):
         self.seams = seams
         self.common = parse_common(input_)
-        if self.common.topology.levels[-1] != HOSTNAME:
-            raise InvalidInput("topology", "hot swap needs kubernetes.io/hostname as the lowest level")
+        # Without the hostname level the node controller finds the workload on
+        # no node (upstream: HasNodeInPodSetAssignment needs a hostname-lowest
+        # assignment): nothing is ever marked.
+        self.hostname_lowest = self.common.topology.levels[-1] == HOSTNAME
         gates = self.common.gates
         self.gates = gates
         self.fnr = gates.enabled(g.FAILED_NODE_REPLACEMENT)
@@ -87,6 +99,10 @@ class Simulation:
             # an admitted workload has passed the webhook
             raise InvalidInput(f"workload.podSets[{errors[0].pod_set}].annotations", errors[0].message)
         self.requests = {r.name: r for r in to_requests(self.pod_sets, gates)}
+        self.updates = check_updates.parse(wl.get("admissionChecks"), "workload.admissionChecks")
+        for name, request in self.requests.items():
+            # the scheduler's placement merges the Ready checks' updates
+            request.tolerations.extend(self.updates.for_pods(name))
         owners = wl.get("owners") or []
         if not isinstance(owners, list) or not all(isinstance(o, Mapping) for o in owners):
             raise InvalidInput("workload.owners", "a list of owner references")
@@ -102,14 +118,21 @@ class Simulation:
             if raw.get("topologyAssignment") is None:
                 continue
             assignments[raw["name"]] = _hostname_assignment(raw["topologyAssignment"],
-                                                            f"workload.podSets[{i}].topologyAssignment")
+                                                            f"workload.podSets[{i}].topologyAssignment",
+                                                            self.common.topology.levels)
         pod_states = {}
-        for assignment in assignments.values():
-            for (host,), _ in assignment.domains:
-                pod_states[host] = "Running"
+        if self.hostname_lowest:
+            for assignment in assignments.values():
+                for (host,), _ in assignment.domains:
+                    pod_states[host] = "Running"
         pod_states_in = wl.get("podStates") or {}
         if not isinstance(pod_states_in, Mapping):
             raise InvalidInput("workload.podStates", "a mapping of node name to pod state")
+        if pod_states_in and not self.hostname_lowest:
+            raise InvalidInput("workload.podStates", "pod states are per assigned node: the topology has no hostname level")
+        stray_in = wl.get("strayPods") or []
+        if not isinstance(stray_in, list) or not all(isinstance(n, str) for n in stray_in):
+            raise InvalidInput("workload.strayPods", "a list of node names")
         unhealthy_in = wl.get("unhealthyNodes") or []
         if not isinstance(unhealthy_in, list) or not all(isinstance(n, str) for n in unhealthy_in):
             raise InvalidInput("workload.unhealthyNodes", "a list of node names")
@@ -117,6 +140,12 @@ class Simulation:
             if state not in POD_STATES:
                 raise InvalidInput(f"workload.podStates.{host}", f"one of {', '.join(POD_STATES)}")
             pod_states[host] = state
+        if unhealthy_in and not self.hostname_lowest:
+            raise InvalidInput("workload.unhealthyNodes", "no node of the assignment is known: the topology has no hostname level")
+        for host in stray_in:
+            if host in pod_states:
+                raise InvalidInput("workload.strayPods", f"{host!r} is a node of the assignment: use podStates Late")
+            pod_states[host] = "Late"
         # A node the workload already lists has been marked: judging it failed
         # again is no new mark.
         self.state = SwapState(assignments=assignments, pod_states=pod_states,
@@ -132,6 +161,8 @@ class Simulation:
     # -- the pieces of state the node controller looks at ------------------
 
     def assigned_nodes(self) -> list[str]:
+        if not self.hostname_lowest:
+            return []
         seen = []
         for ps in self.pod_sets:
             a = self.state.assignments.get(ps.name)
@@ -146,7 +177,13 @@ class Simulation:
                 and any(v[-1] == host for v, _ in self.state.assignments[ps.name].domains)]
 
     def effective_tolerations(self, ps) -> list:
-        return list(ps.tolerations) + list(self.common.flavor.tolerations)
+        """The tolerations the node controller judges a taint by."""
+        return (list(ps.tolerations) + list(self.common.flavor.tolerations)
+                + self.updates.for_node_controller(ps.name, self.gates.version))
+
+    def pod_tolerations(self, ps) -> list:
+        """The tolerations the job's pods run with (the taint eviction controller's view)."""
+        return list(ps.tolerations) + list(self.common.flavor.tolerations) + self.updates.for_pods(ps.name)
 
     def progressing(self, host: str) -> bool:
         return self.pod_states.get(host) in PROGRESSING
@@ -175,6 +212,20 @@ class Simulation:
             elif not permanent_all:
                 temporary = True
         return untolerated, temporary
+
+    def looks_at_pods(self, host: str) -> bool:
+        """Whether the controller's judgement of `host` lists the workload's pods
+        there (upstream checkPodsOnNode), which is when it fails late pods."""
+        node = self.cluster.nodes.get(host)
+        condition = node.ready_condition() if node is not None else None
+        if condition is None:
+            return False
+        if condition.status != "True":
+            return self.rno
+        if not self.tt or not any(t.effect in SCHEDULING_EFFECTS for t in node.taints):
+            return False
+        untolerated, temporary = self.classify(node, host)
+        return (untolerated and self.rno) or (not untolerated and temporary)
 
     def judge(self, host: str):
         """'failed' with a trigger, 'healthy', or None (no change)."""
@@ -214,30 +265,64 @@ class Simulation:
         self.state.unhealthy = []
         self.act(type="Evicted", reason=reason, message=message)
 
+    def fail_late_pods(self, host: str) -> None:
+        if self.pod_states.get(host) == "Late":
+            self.state.pod_states[host] = "Terminated"
+            self.act(type="PodsFailed", node=host)
+
+    def stray_nodes(self) -> list[str]:
+        assigned = self.assigned_nodes()
+        return [h for h, state in self.pod_states.items() if state == "Late" and h not in assigned]
+
     def reconcile(self) -> None:
-        if self.state.evicted or not self.fnr:
+        # A finished or evicted workload is skipped, also for its late pods.
+        if self.state.evicted or self.state.finished or not self.fnr:
             return
         for host in self.assigned_nodes() + [h for h in self.state.unhealthy if h not in self.assigned_nodes()]:
             if self.state.evicted:
                 return
             verdict, trigger = self.judge(host)
+            if host in self.assigned_nodes() and self.looks_at_pods(host):
+                self.fail_late_pods_after(host, verdict, trigger)
+                continue
             if verdict is None:
                 continue
-            was_failed = self.state.failed.get(host, False)
-            self.state.failed[host] = verdict == "failed"
-            if verdict == "failed" and not was_failed:
-                if self.state.unhealthy and host not in self.state.unhealthy:
-                    names = ", ".join(self.state.unhealthy + [host])
-                    self.act(type="NodeFailed", node=host, trigger=trigger)
-                    self.evict("NodeFailures",
-                               f"Workload eviction triggered due to multiple TAS assigned node failures, including: {names}")
-                    return
-                if host not in self.state.unhealthy:
-                    self.state.unhealthy.append(host)
-                self.act(type="NodeFailed", node=host, trigger=trigger)
-            elif verdict == "healthy" and host in self.state.unhealthy:
+            self.mark(host, verdict, trigger)
+        if self.state.evicted:
+            return
+        for host in self.stray_nodes():
+            # A stray pod's node is healthy for the workload; its pod is failed.
+            # Upstream reconciles a node that is gone without listing pods.
+            if host not in self.cluster.nodes:
+                continue
+            if host in self.state.unhealthy:
                 self.state.unhealthy.remove(host)
+                self.state.failed[host] = False
                 self.act(type="NodeRecovered", node=host)
+            self.fail_late_pods(host)
+
+    def fail_late_pods_after(self, host: str, verdict, trigger) -> None:
+        if verdict is not None:
+            self.mark(host, verdict, trigger)
+        if not self.state.evicted:
+            self.fail_late_pods(host)
+
+    def mark(self, host: str, verdict, trigger) -> None:
+        was_failed = self.state.failed.get(host, False)
+        self.state.failed[host] = verdict == "failed"
+        if verdict == "failed" and not was_failed:
+            if self.state.unhealthy and host not in self.state.unhealthy:
+                names = ", ".join(self.state.unhealthy + [host])
+                self.act(type="NodeFailed", node=host, trigger=trigger)
+                self.evict("NodeFailures",
+                           f"Workload eviction triggered due to multiple TAS assigned node failures, including: {names}")
+                return
+            if host not in self.state.unhealthy:
+                self.state.unhealthy.append(host)
+            self.act(type="NodeFailed", node=host, trigger=trigger)
+        elif verdict == "healthy" and host in self.state.unhealthy:
+            self.state.unhealthy.remove(host)
+            self.act(type="NodeRecovered", node=host)
 
     # -- the scheduler's second pass -------------------------------------
 
@@ -254,7 +339,7 @@ class Simulation:
     def second_pass(self) -> None:
         # With TASFailedNodeReplacement off nothing in hot swap happens, also for
         # a node the workload already lists as unhealthy.
-        if self.state.evicted or not self.fnr or not self.state.unhealthy:
+        if self.state.evicted or self.state.finished or not self.fnr or not self.state.unhealthy:
             return
         node = self.state.unhealthy[0]
         if self.skip_pod_owned and self.pod_owned:
@@ -320,7 +405,7 @@ class Simulation:
         evicts the workload's pods on `host`; None when they tolerate it for good."""
         delay = None
         for ps in self.pod_sets_on(host):
-            matching = [t for t in self.effective_tolerations(ps) if t.tolerates(taint)]
+            matching = [t for t in self.pod_tolerations(ps) if t.tolerates(taint)]
             if not matching:
                 return 0.0
             if any(t.toleration_seconds is None for t in matching):
@@ -374,6 +459,9 @@ class Simulation:
         kind = event_type(event, i, EVENT_TYPES)
         if kind == "Wait":
             return
+        if kind == "WorkloadFinished":
+            self.state.finished = True
+            return
         if kind in POD_EVENTS:
             self.state.pod_states[event_node(event, i)] = POD_EVENTS[kind]
             return
@@ -386,13 +474,35 @@ class Simulation:
             "unhealthyNodes": list(s.unhealthy),
             "admitted": not s.evicted,
             "evicted": s.evicted,
+            "finished": s.finished,
             "requeued": s.requeued,
             "eviction": s.eviction,
             "podSets": [{"name": ps.name,
                          "topologyAssignment": s.assignments[ps.name].to_dict() if ps.name in s.assignments else None}
                         for ps in self.pod_sets],
             "actions": self.actions,
+            "requeueAfter": self.requeue_after(),
         }
+
+    def requeue_after(self) -> dict:
+        """Seconds until the node controller looks again at a NotReady node it
+        returned early from: with TASReplaceNodeOnPodTermination off it waits for
+        the 30 s delay (upstream Reconcile's RequeueAfter); with it on it waits
+        for pod events and sets no delay."""
+        s = self.state
+        if s.evicted or s.finished or not self.fnr or self.rno:
+            return {}
+        result = {}
+        watched = self.assigned_nodes() + [h for h in s.unhealthy if h not in self.assigned_nodes()]
+        for host in watched:
+            node = self.cluster.nodes.get(host)
+            condition = node.ready_condition() if node is not None else None
+            if condition is None or condition.status == "True":
+                continue
+            left = condition.last_transition + NODE_FAILURE_DELAY - self.now
+            if left > 0:
+                result[host] = _num(left)
+        return result
 
 
 def _num(value: float):

@@ -192,7 +192,7 @@ func place(c *cluster, in assignInput) answer {
 		entries[levelFailure]["notFit"] = map[string]any{"reason": levelReason, "message": levelMessage}
 		return ok(map[string]any{"admitted": false, "podSets": entries})
 	}
-	result := snap.FindTopologyAssignmentsForFlavor(requests, schdcache.WithWorkload(&kueue.Workload{}))
+	result := findAssignments(snap, requests, schdcache.WithWorkload(&kueue.Workload{}))
 	admitted := levelFailure < 0
 	stopped := false
 	for _, i := range order {

@@ -7,6 +7,9 @@
 # cache entry points to the shim. go.mod replaces sigs.k8s.io/kueue with that
 # copy. Nothing of upstream is kept in this tree; build/ and bin/ are ignored.
 #
+# KUEUE_SRC=/path/to/kueue builds against a local Kueue tree instead
+# (build-local.sh: bin/<version>/kueue-shim).
+#
 # A second run with unchanged inputs does nothing. Signature changes in a new
 # release show up as compile errors here, never at run time; the binary
 # downloads nothing when it runs.
@@ -22,6 +25,11 @@ pinned=$(awk '$1 == "sigs.k8s.io/kueue" && $2 ~ /^v/ {print $2; exit}' go.mod)
 shim_check_pin sigs.k8s.io/kueue "$pinned" "$KUEUE_VERSION"
 # The feature vocabulary hello declares from (hello.go says what is left out).
 shim_vocabulary kueue vocabulary.txt
+
+# KUEUE_SRC=/path/to/kueue: a local Kueue tree instead (see build-local.sh).
+if [[ -n "${KUEUE_SRC:-}" ]]; then
+	exec bash ./build-local.sh "$KUEUE_SRC"
+fi
 stamp=$(shim_stamp "$KUEUE_VERSION" "$KUEUE_SUM")
 if shim_is_current kueue-shim "$stamp"; then
 	echo "build.sh: bin/kueue-shim is up to date (sigs.k8s.io/kueue $KUEUE_VERSION)"

@@ -1,3 +1,5 @@
+//go:build !kueue_main
+
 package main
 
 import (
@@ -8,11 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	"sigs.k8s.io/kueue/pkg/controller/jobframework"
 	"sigs.k8s.io/kueue/pkg/resources"
 	utiltas "sigs.k8s.io/kueue/pkg/util/tas"
-	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 type capacityInput struct {
@@ -100,29 +99,6 @@ func freeMap(r resources.Requests) map[string]int64 {
 		out[string(name)] = v
 	}
 	return out
-}
-
-// podSetRequests turns one podset into the TAS request the flavor assigner
-// builds for a ClusterQueue whose only flavor is the case's TAS flavor.
-func podSetRequests(p podSetInput, flavor *kueue.ResourceFlavor) (*schdcache.TASPodSetRequests, error) {
-	ps := p.podSet()
-	tr, err := jobframework.NewPodSetTopologyRequest(&ps.Template.ObjectMeta).Build()
-	if err != nil {
-		return nil, err
-	}
-	ps.TopologyRequest = tr
-	var group *string
-	if tr != nil {
-		group = tr.PodSetGroupName
-	}
-	return &schdcache.TASPodSetRequests{
-		PodSet:            &ps,
-		SinglePodRequests: resources.NewRequestsFromPodSpec(&ps.Template.Spec),
-		Count:             ps.Count,
-		Flavor:            kueue.ResourceFlavorReference(flavor.Name),
-		Implied:           !workload.IsExplicitlyRequestingTAS(ps),
-		PodSetGroupName:   group,
-	}, nil
 }
 
 var _ = slices.Sort[[]string]

@@ -10,7 +10,6 @@ import (
 
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
-	tascontroller "sigs.k8s.io/kueue/pkg/controller/tas"
 	"sigs.k8s.io/kueue/pkg/features"
 )
 
@@ -68,7 +67,7 @@ func loadCluster(raw json.RawMessage) (*cluster, *answer) {
 		c.cache.SyncNode(node)
 	}
 	// The non-TAS usage controller's own event filter decides which pods count.
-	filter := &tascontroller.NonTasUsageReconciler{}
+	filter := nonTASPodFilter()
 	for i := range in.Pods {
 		pod := &in.Pods[i]
 		if pod.Namespace == "" {

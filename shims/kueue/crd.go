@@ -94,13 +94,13 @@ func crdProblem(topology *kueue.Topology, flavor *kueue.ResourceFlavor) *answer 
 		return &a
 	}
 	t := topology.DeepCopy()
-	t.APIVersion, t.Kind = kueue.GroupVersion.String(), "Topology"
+	t.APIVersion, t.Kind = kueueGroupVersion.String(), "Topology"
 	if errs := topologyCheck.validate(t); len(errs) > 0 {
 		a := ok(refused("InvalidTopology", joinErrors(errs)))
 		return &a
 	}
 	f := flavor.DeepCopy()
-	f.APIVersion, f.Kind = kueue.GroupVersion.String(), "ResourceFlavor"
+	f.APIVersion, f.Kind = kueueGroupVersion.String(), "ResourceFlavor"
 	if errs := flavorCheck.validate(f); len(errs) > 0 {
 		a := ok(refused("InvalidResourceFlavor", joinErrors(errs)))
 		return &a

@@ -28,7 +28,23 @@ var leftOut = []string{
 	"kueue.version-defaults",
 }
 
-func linkedVersion() string { return protocol.ModuleVersion(upstreamModule) }
+// Set by build-local.sh for a local Kueue tree, whose module version the
+// build records only as the requirement it replaced.
+var upstreamVersion, upstreamCommit string
+
+func linkedVersion() string {
+	if upstreamVersion != "" {
+		return upstreamVersion
+	}
+	return protocol.ModuleVersion(upstreamModule)
+}
+
+func linkedSource() string {
+	if upstreamCommit != "" {
+		return upstreamModule + "@" + upstreamCommit
+	}
+	return upstreamModule + "@" + linkedVersion()
+}
 
 func helloMessage() map[string]any {
 	return protocol.HelloPayload(protocol.Implementation{
@@ -36,8 +52,8 @@ func helloMessage() map[string]any {
 		Version:  linkedVersion(),
 		Language: "go",
 		Homepage: "https://github.com/kubernetes-sigs/kueue",
-		Source:   upstreamModule + "@" + linkedVersion() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
-	}, "kueue", protocol.MustFeatures(vocabulary, leftOut))
+		Source:   linkedSource() + " pkg/cache/scheduler, pkg/controller/jobframework, pkg/controller/tas, pkg/scheduler, pkg/features",
+	}, "kueue", protocol.MustFeatures(vocabulary, leftOut, omittedFeatures))
 }
 
 func quietLogs() {}
@@ -46,5 +62,5 @@ func quietLogs() {}
 // admission checks, the workload controller for Retry and Rejected) is not
 // driven yet; see README.md, Provision.
 func runProvision(json.RawMessage) answer {
-	return unsupported("the shim does not drive v0.17.0's provisioning flow (scheduler passes around the admission checks, the workload controller for Retry and Rejected) yet")
+	return unsupported("the shim does not drive Kueue %s's provisioning flow (scheduler passes around the admission checks, the workload controller for Retry and Rejected) yet", linkedVersion())
 }

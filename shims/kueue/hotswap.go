@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/component-base/featuregate"
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -46,6 +47,7 @@ import (
 	"sigs.k8s.io/kueue/pkg/features"
 	"sigs.k8s.io/kueue/pkg/resources"
 	"sigs.k8s.io/kueue/pkg/scheduler"
+	preemptexpectations "sigs.k8s.io/kueue/pkg/scheduler/preemption/expectations"
 	utiltas "sigs.k8s.io/kueue/pkg/util/tas"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
@@ -68,6 +70,10 @@ type hotSwapInput struct {
 		PodSets        []podSetInput           `json:"podSets"`
 		PodStates      map[string]string       `json:"podStates"`
 		UnhealthyNodes []string                `json:"unhealthyNodes"`
+		// Written into status.admissionChecks as they are: the release's
+		// controllers decide what they read of them.
+		AdmissionChecks []kueue.AdmissionCheckState `json:"admissionChecks"`
+		StrayPods       []string                    `json:"strayPods"`
 	} `json:"workload"`
 	TaintEvictionController *bool             `json:"taintEvictionController"`
 	Events                  []json.RawMessage `json:"events"`
@@ -114,6 +120,8 @@ type swapSim struct {
 	// usedFixedTime: a node was marked through the 30 s NotReady branch.
 	usedFixedTime bool
 	actions       []map[string]any
+	// requeueAt: when the node controller asked to look at a node again.
+	requeueAt map[string]float64
 }
 
 func secondsTime(s float64) metav1.Time {
@@ -171,13 +179,6 @@ func (a indexAdapter) IndexField(_ context.Context, obj client.Object, field str
 	return nil
 }
 
-type quietRecorder struct{}
-
-func (quietRecorder) Event(runtime.Object, string, string, string)          {}
-func (quietRecorder) Eventf(runtime.Object, string, string, string, ...any) {}
-func (quietRecorder) AnnotatedEventf(runtime.Object, map[string]string, string, string, string, ...any) {
-}
-
 func invalid(format string, args ...any) answer {
 	return failure("InvalidInput", fmt.Errorf(format, args...))
 }
@@ -218,8 +219,11 @@ func runHotSwap(raw json.RawMessage) answer {
 		return ok(refused("TopologyMismatch", fmt.Sprintf("ResourceFlavor %q refers to topology %q, not %q",
 			flavor.Name, deref(flavor.Spec.TopologyName), topology.Name)))
 	}
+	if u := notDrivenYet(raw, hs); u != nil {
+		return *u
+	}
 	if !hostnameLowest(utiltas.Levels(topology)) {
-		return invalid("topology: hot swap needs kubernetes.io/hostname as the lowest level")
+		return unsupported("the shim builds pods per assigned node: a topology without a kubernetes.io/hostname level is not driven yet")
 	}
 	errUnclassified = nil
 	if errs := webhookErrors(hs.Workload.PodSets); len(errs) > 0 {
@@ -261,16 +265,20 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	clk := testingclock.NewFakeClock(swapBase)
 	queueClk := testingclock.NewFakeClock(swapBase)
 	cache := schdcache.New(cl)
-	queues := qcache.NewManagerForUnitTests(cl, cache, qcache.WithClock(queueClk))
+	// The store the manager shares between the queues and the scheduler for
+	// in-flight preemptions (after v0.17 admission reads it).
+	preemptions := preemptexpectations.New()
+	queues := qcache.NewManagerForUnitTests(cl, cache, qcache.WithClock(queueClk), qcache.WithPreemptionExpectations(preemptions))
 	s := &swapSim{
 		ctx: ctx, log: logr.Discard(), cl: cl, cache: cache, queues: queues, clk: clk, queueClk: queueClk, flavor: flavor,
-		podStates: map[string]string{}, taintAdded: map[taintKey]float64{}, fired: map[string]bool{}, evictions: true,
+		podStates: map[string]string{}, taintAdded: map[taintKey]float64{}, fired: map[string]bool{}, evictions: true, requeueAt: map[string]float64{},
 	}
 	if hs.TaintEvictionController != nil {
 		s.evictions = *hs.TaintEvictionController
 	}
 	s.nodes = tascontroller.NewConformanceNodeReconciler(cl, quietRecorder{}, cache, clk)
-	s.sched = scheduler.New(queues, cache, cl, quietRecorder{}, scheduler.WithClock(nil, clk))
+	s.sched = scheduler.New(queues, cache, cl, quietRecorder{}, scheduler.WithClock(nil, clk),
+		scheduler.WithPreemptionExpectations(preemptions))
 
 	if err := cl.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: swapNamespace}}); err != nil {
 		return fail(failure("fake client", err))
@@ -296,7 +304,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	covered := map[corev1.ResourceName]bool{}
 	addCovered := func(ps []podSetInput) {
 		for _, p := range ps {
-			for name := range p.singlePodRequests() {
+			for _, name := range requestNames(p.singlePodRequests()) {
 				covered[name] = true
 			}
 		}
@@ -332,6 +340,11 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 			return fail(failure("queues: cluster queue", err))
 		}
 		_ = cl.Create(ctx, cq.DeepCopy())
+		// The ResourceFlavor object too: after v0.17 the node controller
+		// reads its tolerations from the API when it judges taints.
+		if err := cl.Create(ctx, flavor.DeepCopy()); err != nil {
+			return fail(failure("fake client: resource flavor", err))
+		}
 		lq := &kueue.LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: swapQueue, Namespace: swapNamespace},
 			Spec: kueue.LocalQueueSpec{ClusterQueue: swapCQ}}
 		_ = cl.Create(ctx, lq.DeepCopy())
@@ -341,7 +354,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	}
 
 	// Non-TAS pods, through the non-TAS usage controller's event filter.
-	filter := &tascontroller.NonTasUsageReconciler{}
+	filter := nonTASPodFilter()
 	for i := range in.Pods {
 		pod := in.Pods[i].DeepCopy()
 		if pod.Namespace == "" {
@@ -351,7 +364,7 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 			pod.Name = fmt.Sprintf("pod-%d", i)
 		}
 		if filter.Create(event.TypedCreateEvent[*corev1.Pod]{Object: pod}) {
-			cache.TASCache().Update(pod, s.log)
+			updateNonTASUsage(cache, pod, s.log)
 		}
 	}
 	// Other admitted workloads: in the cache, as the workload controller
@@ -392,6 +405,13 @@ func newSwapSim(in clusterInput, hs hotSwapInput, topology *kueue.Topology, flav
 	}
 	wl := s.admittedWorkload(name, s.podSets, hs.Workload.Owners, hs.Workload.Annotations)
 	wl.Status.UnhealthyNodes = unhealthy
+	for _, check := range hs.Workload.AdmissionChecks {
+		if check.State == "" {
+			check.State = kueue.CheckStateReady
+		}
+		check.LastTransitionTime = metav1.NewTime(swapBase)
+		wl.Status.AdmissionChecks = append(wl.Status.AdmissionChecks, check)
+	}
 	status := wl.Status
 	if err := cl.Create(ctx, wl); err != nil {
 		return fail(failure("fake client: workload", err))
@@ -450,10 +470,10 @@ func (s *swapSim) admittedWorkload(name string, podSets []podSetInput, owners []
 		single := p.singlePodRequests()
 		psa := kueue.PodSetAssignment{Name: ps.Name, Flavors: map[corev1.ResourceName]kueue.ResourceFlavorReference{},
 			ResourceUsage: corev1.ResourceList{}, Count: ptr.To(count)}
-		for rn := range single {
+		for _, rn := range requestNames(single) {
 			psa.Flavors[rn] = kueue.ResourceFlavorReference(s.flavor.Name)
 		}
-		psa.ResourceUsage = single.ScaledUp(int64(count)).ToResourceList()
+		psa.ResourceUsage = requestsToList(single.ScaledUp(int64(count)))
 		if ta := p.TopologyAssignment; ta != nil {
 			internal := &utiltas.TopologyAssignment{Levels: ta.Levels}
 			for _, d := range ta.Domains {
@@ -468,7 +488,7 @@ func (s *swapSim) admittedWorkload(name string, podSets []podSetInput, owners []
 	return wl
 }
 
-var _ = resources.Requests{}
+var _ resources.Requests
 
 func (s *swapSim) workload() *kueue.Workload {
 	var wl kueue.Workload
@@ -486,7 +506,7 @@ func (s *swapSim) workloadChanged() {
 	if wl == nil {
 		return
 	}
-	if workload.IsEvicted(wl) {
+	if isEvicted(wl) {
 		return
 	}
 	s.cache.AddOrUpdateWorkload(s.log, wl.DeepCopy())
@@ -671,7 +691,7 @@ func (s *swapSim) trigger(host string) string {
 	case ready == nil:
 		return "NoReadyCondition"
 	case ready.Status != corev1.ConditionTrue:
-		if s.now-timeSeconds(ready.LastTransitionTime) >= notReadyDelay {
+		if s.now-timeSeconds(ready.LastTransitionTime) >= notReadyDelay && fixedTimeMarking() {
 			return "NotReadyTimeout"
 		}
 		return "PodsNotRunning"
@@ -703,7 +723,13 @@ func (s *swapSim) reconcile() error {
 	for _, host := range hosts {
 		before := s.workload()
 		trigger := s.trigger(host)
-		if _, err := s.nodes.Reconcile(s.ctx, host); err != nil {
+		res, err := s.nodes.Reconcile(s.ctx, host)
+		if res.RequeueAfter > 0 {
+			s.requeueAt[host] = s.now + res.RequeueAfter.Seconds()
+		} else {
+			delete(s.requeueAt, host)
+		}
+		if err != nil {
 			return fmt.Errorf("node controller, node %s: %w", host, err)
 		}
 		after := s.workload()
@@ -740,7 +766,7 @@ func equalStatus(a, b *kueue.Workload) bool {
 
 // noteEviction records an eviction that happened between before and after.
 func (s *swapSim) noteEviction(before, after *kueue.Workload, first func()) bool {
-	if after == nil || !workload.IsEvicted(after) || (before != nil && workload.IsEvicted(before)) {
+	if after == nil || !isEvicted(after) || (before != nil && isEvicted(before)) {
 		return false
 	}
 	if first != nil {
@@ -1171,6 +1197,23 @@ func (s *swapSim) state() map[string]any {
 		actions = []map[string]any{}
 	}
 	out["actions"] = actions
+	// The delay the node controller last asked for, per node of the workload,
+	// as left at this state's time.
+	requeue := map[string]any{}
+	if !s.evicted {
+		watched := s.assignedNodeNames()
+		for _, h := range unhealthyNames(wl) {
+			if !slices.Contains(watched, h) {
+				watched = append(watched, h)
+			}
+		}
+		for _, h := range watched {
+			if at, ok := s.requeueAt[h]; ok && at > s.now {
+				requeue[h] = num(at - s.now)
+			}
+		}
+	}
+	out["requeueAfter"] = requeue
 	return out
 }
 
@@ -1231,7 +1274,8 @@ func (s *swapSim) run(rawEvents []json.RawMessage) answer {
 		s.actions = nil
 		last = at
 	}
-	if s.usedFixedTime && !contractOnly[fixedTimeGate] && features.Enabled(features.TASReplaceNodeOnPodTermination) {
+	// Only a release without the gate has the 30 s marking built in.
+	if ft, missing := contractOnly[fixedTimeGate]; s.usedFixedTime && missing && !ft && features.Enabled(features.TASReplaceNodeOnPodTermination) {
 		return unsupported("Kueue %s marks a node failed 30 s after it turns NotReady whatever its pods (the case has %s off, which the release cannot do)", linkedVersion(), fixedTimeGate)
 	}
 	return ok(map[string]any{"states": states})
@@ -1252,4 +1296,55 @@ func createWithStatus(ctx context.Context, cl client.Client, node *corev1.Node, 
 	}
 	node.Status = status
 	return cl.Status().Update(ctx, node)
+}
+
+// notDrivenYet answers unsupported for the parts of the node controller's
+// contract the shim does not build objects for yet: late pods (created with
+// the hostname node selector, not bound), stray pods outside the assignment,
+// a workload that finishes, and a topology without a hostname level.
+func notDrivenYet(raw json.RawMessage, hs hotSwapInput) *answer {
+	reason := ""
+	switch {
+	case len(hs.Workload.StrayPods) > 0:
+		reason = "stray pods (workload.strayPods)"
+	case slices.Contains(mapValues(hs.Workload.PodStates), "Late"):
+		reason = "late pods (podStates Late)"
+	}
+	if reason == "" {
+		var probe struct {
+			Events []struct {
+				Type string `json:"type"`
+			} `json:"events"`
+		}
+		_ = json.Unmarshal(raw, &probe)
+		for _, e := range probe.Events {
+			if e.Type == "WorkloadFinished" {
+				reason = "a finishing workload (WorkloadFinished)"
+			}
+		}
+	}
+	if reason == "" {
+		return nil
+	}
+	u := unsupported("the shim does not build the objects for %s yet", reason)
+	return &u
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// fixedTimeMarking: whether the release marks a node 30 s after it turns
+// NotReady whatever its pods. A release without the gate always does; one
+// with it, when the gate is on or pods are not looked at (RNO off).
+func fixedTimeMarking() bool {
+	if _, missing := contractOnly[fixedTimeGate]; missing {
+		return true
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(fixedTimeGate)) ||
+		!features.Enabled(features.TASReplaceNodeOnPodTermination)
 }

@@ -1,3 +1,5 @@
+//go:build !kueue_main
+
 package main
 
 import (

@@ -12,7 +12,6 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/controller/jobframework"
-	"sigs.k8s.io/kueue/pkg/resources"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
 
@@ -326,8 +325,8 @@ func levelErrors(name string, ps kueue.PodSet, topology *kueue.Topology, flavorN
 	if ps.Count == 0 {
 		ps.Count = 1
 	}
-	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: resources.Requests{}, Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
-	res := snap.FindTopologyAssignmentsForFlavor(schdcache.FlavorTASRequests{req}, schdcache.WithWorkload(&kueue.Workload{}))
+	req := schdcache.TASPodSetRequests{PodSet: &ps, SinglePodRequests: emptyRequests(), Count: ps.Count, Flavor: kueue.ResourceFlavorReference(flavor.Name), PodSetGroupName: nil}
+	res := findAssignments(snap, schdcache.FlavorTASRequests{req}, schdcache.WithWorkload(&kueue.Workload{}))
 	msg := res[ps.Name].FailureReason
 	reason, _ := notFitReason(msg)
 	switch {
