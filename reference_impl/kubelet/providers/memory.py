@@ -47,13 +47,16 @@ class MemoryManager:
         return self.reusable.get(pod.name, {}).get(mask, {}).get(kind, 0)
 
     # --- hints ----------------------------------------------------------
+    # A pod with pod-level resources is left alone: the contract models the
+    # memory manager for it only while PodLevelResourceManagers is off, and
+    # then the manager gives it no hints and allocates nothing.
     def hints(self, pod: Pod, c: Container):
-        if not self.static or not pod.guaranteed or not_whole_bytes(c):
+        if not self.static or not pod.guaranteed or pod.level or not_whole_bytes(c):
             return None
         return self._calculate(pod, requested(c))
 
     def pod_hints(self, pod: Pod):
-        if not self.static or not pod.guaranteed:
+        if not self.static or not pod.guaranteed or pod.level:
             return None
         if any(not_whole_bytes(c) for c in [*pod.init_containers, *pod.containers]):
             return None
@@ -123,7 +126,7 @@ class MemoryManager:
         return hints[0]
 
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
-        if not self.static or not pod.guaranteed:
+        if not self.static or not pod.guaranteed or pod.level:
             return
         key = (pod.name, c.name)
         if key in self.blocks:
@@ -203,6 +206,10 @@ class MemoryManager:
                 amount -= moved
                 if amount == 0:
                     break
+
+    def allocate_pod(self, pod: Pod, hint: TopologyHint) -> None:
+        """AllocatePod: nothing, for the pods the contract lets reach it (see
+        hints)."""
 
     def start(self, pod: Pod) -> None:
         """The admitted pod's containers start: regular init containers have
