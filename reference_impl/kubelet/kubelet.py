@@ -39,7 +39,7 @@ class Kubelet:
         self.pod_level_managers = started.gates.pod_level_resource_managers
         self.devices = DeviceManager(state)
         self.cpu = CPUManager(state, cpu_static, cpu_options, self.pod_level_managers)
-        self.memory = MemoryManager(state, memory_static)
+        self.memory = MemoryManager(state, memory_static, self.pod_level_managers)
         # Linux registration order
         self.providers = (self.devices, self.cpu, self.memory)
         self.metrics = Metrics()
@@ -59,12 +59,6 @@ class Kubelet:
         if pod.name in self.pods:
             raise InvalidInput("events", f"pod {pod.name!r} is admitted already")
         managed = pod_level.managed(pod, self.pod_level_managers)
-        if managed and pod.guaranteed and self.memory.static:
-            raise InvalidInput(
-                "kubeletConfiguration/memoryManagerPolicy",
-                f"pod {pod.name!r} has pod-level resources and is Guaranteed: what the Static memory manager does "
-                "with it under PodLevelResourceManagers is outside the contract (use memoryManagerPolicy None)",
-            )
         self.metrics.admission_requests_total += 1
         if self.policy.name == NONE:
             result = admit_policy_none(self, pod)

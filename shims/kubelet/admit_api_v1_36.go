@@ -30,5 +30,5 @@ func tmAdmit(_ context.Context, tm topologymanager.Manager, pod *v1.Pod, others 
 // The CPU manager's pod-level hints and AllocatePod for pods that set
 // spec.resources (PodLevelResourceManagers) exist from v1.36.
 func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.cpu-manager")
+	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.managers")
 }

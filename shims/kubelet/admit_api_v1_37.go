@@ -86,5 +86,5 @@ func hintsFor(ctx context.Context, p topologymanager.HintProvider, pod *v1.Pod, 
 // The CPU manager's pod-level hints and AllocatePod for pods that set
 // spec.resources (PodLevelResourceManagers) exist from v1.36.
 func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.cpu-manager")
+	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.managers")
 }

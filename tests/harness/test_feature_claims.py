@@ -153,7 +153,7 @@ def test_a_value_written_in_two_places_may_claim_both_and_must():
 
 
 def test_an_admit_pod_with_pod_level_resources_must_claim_the_pod_level_feature():
-    feature = "kubelet.pod-level-resources.cpu-manager"
+    feature = "kubelet.pod-level-resources.managers"
     vocabulary = {feature: {}, "kubelet.scope.container": {}}
     pod = {"name": "p", "containers": [{"name": "app"}]}
     plain = {"events": [{"admit": pod}]}

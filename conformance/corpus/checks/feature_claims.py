@@ -117,7 +117,7 @@ KUBELET = (
     Family("kubelet.init-containers", ("/pod/initContainers/*/name",),
            {}, operations=("admit_hints",), exclusive=False),
     # an admit pod's spec.resources decide its QoS class and the managers' path
-    Family("kubelet.pod-level-resources.cpu-manager", ("/events/*/admit/resources",),
+    Family("kubelet.pod-level-resources.managers", ("/events/*/admit/resources",),
            {}, operations=("admit",), exclusive=False),
 )
 

@@ -10,7 +10,7 @@ from ..cpu_topology import take_distributed, take_packed
 from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, guaranteed_cpus
-from . import AllocationError
+from . import AllocationError, EmptyPodSharedPoolError
 
 SMT_ALIGNMENT_ERROR = "SMTAlignmentError"
 
@@ -20,13 +20,6 @@ class SMTAlignmentError(AllocationError):
     kubelet reports it under its own reason, not as an unexpected error."""
 
     reason = SMT_ALIGNMENT_ERROR
-
-class EmptyPodSharedPoolError(AllocationError):
-    """A pod-level budget that leaves nothing for the containers that run in
-    the pod's shared pool; reported under its own reason."""
-
-    reason = pod_level.EMPTY_POD_SHARED_POOL_ERROR
-
 
 RESOURCE = "cpu"
 

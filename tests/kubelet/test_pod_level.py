@@ -1,5 +1,6 @@
 """Pod-level resources (spec.resources) through admit: the QoS class they
-give, the CPU manager's budget and its shared pool, worked by hand."""
+give, the CPU and memory managers' budgets and their shared pools, worked
+by hand."""
 
 from fractions import Fraction
 
@@ -7,7 +8,12 @@ import pytest
 
 from reference_impl.errors import InvalidInput
 from reference_impl.kubelet.operations import admit
-from reference_impl.kubelet.pod_level import SHARED_INIT_MESSAGE, SHARED_LONG_RUNNING_MESSAGE, empty_shared_pool
+from reference_impl.kubelet.pod_level import (
+    SHARED_INIT_MESSAGE,
+    SHARED_LONG_RUNNING_MESSAGE,
+    empty_memory_pool,
+    empty_shared_pool,
+)
 from reference_impl.kubelet.pods import parse_pod, requirements_qos
 
 from .helpers import config, guaranteed, pod
@@ -76,10 +82,23 @@ def test_the_gate_off_leaves_a_pod_level_pod_without_exclusive_cpus():
     assert r["allocation"]["0"]["cpus"] == 0
 
 
-def test_the_static_memory_manager_with_the_gate_on_is_outside_the_contract():
-    p = {**pod("p", guaranteed("a", cpu=2)), "resources": budget(4)}
-    with pytest.raises(InvalidInput, match="memoryManagerPolicy"):
-        run(config(scope="pod"), p, memory="Static")
+def test_the_memory_budget_is_shared_out_with_the_sidecars_memory_kept_out():
+    sidecar = {**guaranteed("side", cpu=1, memory="1Gi"), "restartPolicy": "Always"}
+    p = {**pod("p", guaranteed("a", cpu=1, memory="2Gi"), {"name": "b"}, init=[sidecar, {"name": "init"}]),
+         "resources": budget(4, memory="6Gi")}
+    r = run(config(scope="pod"), p, memory="Static")
+    gib = 1 << 30
+    memory = {c["name"]: c["memory"] for c in r["pods"][0]["containers"]}
+    # init: budget minus the sidecar before it; b: budget minus the sidecar and a
+    assert memory == {"side": {"0": gib}, "init": {"0": 5 * gib}, "a": {"0": 2 * gib}, "b": {"0": 3 * gib}}
+    assert r["allocation"]["0"]["memory"] == 6 * gib
+
+
+def test_the_memory_shared_pool_check_names_the_memory_type():
+    p = parse_pod({**pod("p", guaranteed("a", cpu=1, memory="2Gi"), {"name": "b"}),
+                   "resources": budget(4, memory="2Gi")}, "pod")
+    assert empty_memory_pool(p) == (
+        "pod rejected, sum of exclusive container memory requests equals pod budget, leaving no memory for shared containers")
 
 
 def test_removing_a_pod_level_pod_frees_its_whole_budget():
