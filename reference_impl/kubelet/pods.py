@@ -47,7 +47,7 @@ class Pod:
     init_containers: tuple[Container, ...]
     containers: tuple[Container, ...]
     qos: str
-    # pod-level resources (spec.resources), after the API's defaulting
+    # pod-level resources (spec.resources), as written
     requests: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
     limits: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
 
@@ -79,15 +79,16 @@ def _resource_list(raw: object, field: str) -> dict[str, Fraction]:
     return out
 
 
-def _requirements(raw: object, field: str) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+def _requirements(raw: object, field: str, default_requests: bool = True) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
     resources = raw or {}
     if not isinstance(resources, Mapping):
         raise InvalidInput(field, "must be a mapping")
     requests = _resource_list(resources.get("requests"), f"{field}/requests")
     limits = _resource_list(resources.get("limits"), f"{field}/limits")
-    # API defaulting: a limit without a request sets the request.
-    for name, q in limits.items():
-        requests.setdefault(name, q)
+    # API defaulting: a container's limit without a request sets the request.
+    if default_requests:
+        for name, q in limits.items():
+            requests.setdefault(name, q)
     return requests, limits
 
 
@@ -143,7 +144,9 @@ def parse_pod(raw: object, field: str) -> Pod:
     names = [c.name for c in inits + apps]
     if len(set(names)) != len(names):
         raise InvalidInput(field, "container names must be unique within a pod")
-    requests, limits = _requirements(raw.get("resources"), f"{field}/resources")
+    # Pod-level resources are taken as written: the API defaults them from the
+    # containers' aggregate, which the contract leaves to the case.
+    requests, limits = _requirements(raw.get("resources"), f"{field}/resources", default_requests=False)
     for name in (*requests, *limits):
         if not is_pod_level_resource(name):
             raise InvalidInput(f"{field}/resources", f"pod-level resources are cpu, memory and hugepages-<size>, not {name!r}")

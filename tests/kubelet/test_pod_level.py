@@ -109,3 +109,11 @@ def test_removing_a_pod_level_pod_frees_its_whole_budget():
                "kubeletConfiguration": {**config(scope="pod"), "memoryManagerPolicy": "None"},
                "node": NODE, "events": [{"admit": p}, {"remove": "p"}]})
     assert r["allocation"]["0"]["cpus"] == 0
+
+
+def test_pod_level_limits_are_taken_as_written_without_defaulting_requests():
+    # the API server defaults pod-level requests from the containers, not from
+    # the limits; the contract takes what the case writes
+    raw = {**pod("p", guaranteed("app", cpu=2)), "resources": {"limits": {"cpu": "2", "memory": "1Gi"}}}
+    parsed = parse_pod(raw, "pod")
+    assert parsed.requests == {} and parsed.qos == "Burstable"
