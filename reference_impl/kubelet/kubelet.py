@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..errors import InvalidInput
 from ..numa import bitmask
+from . import pod_level
 from .cpu_options import CPUPolicyOptions
 from .hints import TopologyHint
 from .metrics import Metrics
@@ -14,7 +15,16 @@ from .policies import NONE
 from .providers.cpu import CPUManager
 from .providers.devices import DeviceManager
 from .providers.memory import MemoryManager
-from .scopes import POD, admit_container_scope, admit_pod_scope, admit_policy_none
+from .scopes import (
+    POD,
+    POD_LEVEL_CONTAINER_SCOPE_MESSAGE,
+    TOPOLOGY_AFFINITY_ERROR,
+    AdmitResult,
+    admit_container_scope,
+    admit_pod_level,
+    admit_pod_scope,
+    admit_policy_none,
+)
 from .startup import Started
 
 NO_TOPOLOGY = -1
@@ -26,9 +36,10 @@ class Kubelet:
         self.policy = started.policy
         self.scope = started.scope
         self.state = state
+        self.pod_level_managers = started.gates.pod_level_resource_managers
         self.devices = DeviceManager(state)
-        self.cpu = CPUManager(state, cpu_static, cpu_options)
-        self.memory = MemoryManager(state, memory_static)
+        self.cpu = CPUManager(state, cpu_static, cpu_options, self.pod_level_managers)
+        self.memory = MemoryManager(state, memory_static, self.pod_level_managers)
         # Linux registration order
         self.providers = (self.devices, self.cpu, self.memory)
         self.metrics = Metrics()
@@ -47,13 +58,16 @@ class Kubelet:
     def admit(self, pod: Pod) -> dict:
         if pod.name in self.pods:
             raise InvalidInput("events", f"pod {pod.name!r} is admitted already")
+        managed = pod_level.managed(pod, self.pod_level_managers)
         self.metrics.admission_requests_total += 1
         if self.policy.name == NONE:
             result = admit_policy_none(self, pod)
         elif self.scope == POD:
-            result = admit_pod_scope(self, pod)
+            result = admit_pod_level(self, pod) if managed else admit_pod_scope(self, pod)
         else:
             result = admit_container_scope(self, pod)
+            if managed and result.reason == TOPOLOGY_AFFINITY_ERROR:
+                result = AdmitResult(False, TOPOLOGY_AFFINITY_ERROR, POD_LEVEL_CONTAINER_SCOPE_MESSAGE)
         entry = {
             "name": pod.name,
             "admitted": result.admitted,

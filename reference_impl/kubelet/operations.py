@@ -50,6 +50,7 @@ FEATURES: tuple[str, ...] = (
     "kubelet.numa-discovery",
     "kubelet.restart",
     "kubelet.pod-level-resources",
+    "kubelet.pod-level-resources.managers",
     "kubelet.cpu-topology",
     "kubelet.cpu-option.full-pcpus-only",
     "kubelet.cpu-option.distribute-cpus-across-numa",

@@ -3,6 +3,7 @@ restartable init containers."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,6 +22,10 @@ def is_hugepages(resource: str) -> bool:
 
 def is_memory_resource(resource: str) -> bool:
     return resource == MEMORY or is_hugepages(resource)
+
+
+def is_pod_level_resource(resource: str) -> bool:
+    return resource == CPU or is_memory_resource(resource)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,15 @@ class Pod:
     init_containers: tuple[Container, ...]
     containers: tuple[Container, ...]
     qos: str
+    # pod-level resources (spec.resources), as written
+    requests: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
+    limits: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
+
+    @property
+    def level(self) -> bool:
+        """Whether the pod sets pod-level resources the kubelet's managers
+        know (cpu, memory, hugepages-*)."""
+        return any(is_pod_level_resource(name) for name in (*self.requests, *self.limits))
 
     @property
     def all_containers(self) -> tuple[Container, ...]:
@@ -65,17 +79,23 @@ def _resource_list(raw: object, field: str) -> dict[str, Fraction]:
     return out
 
 
+def _requirements(raw: object, field: str, default_requests: bool = True) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    resources = raw or {}
+    if not isinstance(resources, Mapping):
+        raise InvalidInput(field, "must be a mapping")
+    requests = _resource_list(resources.get("requests"), f"{field}/requests")
+    limits = _resource_list(resources.get("limits"), f"{field}/limits")
+    # API defaulting: a container's limit without a request sets the request.
+    if default_requests:
+        for name, q in limits.items():
+            requests.setdefault(name, q)
+    return requests, limits
+
+
 def _container(raw: object, field: str, init: bool) -> Container:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("name"), str):
         raise InvalidInput(field, "a container needs a name")
-    resources = raw.get("resources") or {}
-    if not isinstance(resources, Mapping):
-        raise InvalidInput(f"{field}/resources", "must be a mapping")
-    requests = _resource_list(resources.get("requests"), f"{field}/resources/requests")
-    limits = _resource_list(resources.get("limits"), f"{field}/resources/limits")
-    # API defaulting: a limit without a request sets the request.
-    for name, q in limits.items():
-        requests.setdefault(name, q)
+    requests, limits = _requirements(raw.get("resources"), f"{field}/resources")
     restart = raw.get("restartPolicy")
     if restart not in (None, "Always"):
         raise InvalidInput(f"{field}/restartPolicy", f"only Always is allowed, got {restart!r}")
@@ -124,7 +144,31 @@ def parse_pod(raw: object, field: str) -> Pod:
     names = [c.name for c in inits + apps]
     if len(set(names)) != len(names):
         raise InvalidInput(field, "container names must be unique within a pod")
-    return Pod(raw["name"], inits, apps, qos_class(inits + apps))
+    # Pod-level resources are taken as written: the API defaults them from the
+    # containers' aggregate, which the contract leaves to the case.
+    requests, limits = _requirements(raw.get("resources"), f"{field}/resources", default_requests=False)
+    for name in (*requests, *limits):
+        if not is_pod_level_resource(name):
+            raise InvalidInput(f"{field}/resources", f"pod-level resources are cpu, memory and hugepages-<size>, not {name!r}")
+    # With pod-level resources set, the pod's QoS class is theirs
+    # (PodLevelResources, on from 1.34).
+    level = any(is_pod_level_resource(name) for name in (*requests, *limits))
+    qos = requirements_qos(requests, limits) if level else qos_class(inits + apps)
+    return Pod(raw["name"], inits, apps, qos, requests, limits)
+
+
+def requirements_qos(requests: Mapping[str, Fraction], limits: Mapping[str, Fraction]) -> str:
+    """The QoS class of one set of requirements, as the kubelet computes a
+    pod's class from its pod-level resources when it sets them: per CPU and
+    memory, a request equal to a non-zero limit is Guaranteed, both absent or
+    zero BestEffort, anything else Burstable; the two must agree."""
+    classes = set()
+    for name in (CPU, MEMORY):
+        req, lim = requests.get(name, 0), limits.get(name, 0)
+        if req != lim:
+            return "Burstable"
+        classes.add("BestEffort" if req == 0 else "Guaranteed")
+    return classes.pop() if len(classes) == 1 else "Burstable"
 
 
 def guaranteed_cpus(pod: Pod, c: Container) -> int:

@@ -16,6 +16,9 @@ SCOPES = (CONTAINER, POD)
 TOPOLOGY_AFFINITY_ERROR = "TopologyAffinityError"
 TOPOLOGY_AFFINITY_MESSAGE = "Resources cannot be allocated with Topology locality"
 UNEXPECTED_ADMISSION_ERROR = "UnexpectedAdmissionError"
+# the kubelet's wording for a pod with pod-level resources the policy does not admit
+POD_LEVEL_CONTAINER_SCOPE_MESSAGE = "Pod Scope pod with pod-level resources failed admission with a container-level topology manager"
+POD_LEVEL_POD_SCOPE_MESSAGE = "Pod Scope pod with pod-level resources failed admission under pod-scope topology manager"
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,24 @@ def admit_pod_scope(kubelet, pod: Pod) -> AdmitResult:
         failed = _allocate(kubelet, pod, c)
         if failed:
             return failed
+    return AdmitResult(True)
+
+
+def admit_pod_level(kubelet, pod: Pod) -> AdmitResult:
+    """Pod scope for a pod with pod-level resources (PodLevelResourceManagers
+    on): one merge, the hint stored for every container, then each provider
+    allocates the whole pod once."""
+    outcome = _merge(kubelet, [p.pod_hints(pod) for p in kubelet.providers])
+    if not outcome.admit:
+        return AdmitResult(False, TOPOLOGY_AFFINITY_ERROR, POD_LEVEL_POD_SCOPE_MESSAGE)
+    for c in pod.all_containers:
+        kubelet.store(pod.name, c.name, outcome.hint)
+    first = pod.all_containers[0].name
+    for provider in kubelet.providers:
+        try:
+            provider.allocate_pod(pod, kubelet.affinity(pod.name, first))
+        except AllocationError as err:
+            return _unexpected(err)
     return AdmitResult(True)
 
 

@@ -17,6 +17,8 @@ from .policies import NONE
 from .providers import AllocationError
 from .scopes import (
     POD,
+    POD_LEVEL_CONTAINER_SCOPE_MESSAGE,
+    POD_LEVEL_POD_SCOPE_MESSAGE,
     TOPOLOGY_AFFINITY_ERROR,
     UNEXPECTED_ADMISSION_ERROR,
     AdmitResult,
@@ -118,9 +120,6 @@ class SuppliedAdmission:
         return AdmitResult(True)
 
 
-# the kubelet's wording for a pod with pod-level resources the policy does not admit
-POD_LEVEL_CONTAINER_SCOPE_MESSAGE = "Pod Scope pod with pod-level resources failed admission with a container-level topology manager"
-POD_LEVEL_POD_SCOPE_MESSAGE = "Pod Scope pod with pod-level resources failed admission under pod-scope topology manager"
 POD_LEVEL_RESOURCES = ("cpu", "memory")
 
 

@@ -41,7 +41,12 @@ type containerSpec struct {
 }
 
 type podSpec struct {
-	Name           string          `json:"name"`
+	Name string `json:"name"`
+	// Resources are the pod-level resources (spec.resources).
+	Resources *struct {
+		Requests map[string]json.RawMessage `json:"requests"`
+		Limits   map[string]json.RawMessage `json:"limits"`
+	} `json:"resources"`
 	InitContainers []containerSpec `json:"initContainers"`
 	Containers     []containerSpec `json:"containers"`
 }
@@ -102,6 +107,17 @@ func buildPod(p *podSpec, uid string) (*v1.Pod, error) {
 	pod.Name = p.Name
 	pod.Namespace = "default"
 	pod.UID = types.UID(uid)
+	if p.Resources != nil {
+		req, err := resourceList(p.Resources.Requests)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s resources requests: %w", p.Name, err)
+		}
+		lim, err := resourceList(p.Resources.Limits)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s resources limits: %w", p.Name, err)
+		}
+		pod.Spec.Resources = &v1.ResourceRequirements{Requests: req, Limits: lim}
+	}
 	for _, c := range p.InitContainers {
 		bc, err := buildContainer(c)
 		if err != nil {
@@ -385,6 +401,13 @@ func (n *node) startManagers(spec *nodeSpec, fresh bool) *answer {
 	// Linux registration order: device manager, CPU manager, memory manager.
 	tmAddHintProvider(n.ctx, n.tm, &observed{inner: dev, onAlloc: func(p *v1.Pod, c *v1.Container, call func() error) error {
 		n.reached = append(n.reached, c.Name)
+		return call()
+	}, onPod: func(p *v1.Pod, call func() error) error {
+		// the pod-level path (AllocatePod) asks every provider once for the
+		// whole pod: every container has its hint by then
+		for _, c := range append(append([]v1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...) {
+			n.reached = append(n.reached, c.Name)
+		}
 		return call()
 	}})
 	tmAddHintProvider(n.ctx, n.tm, &observed{inner: cpu})

@@ -152,6 +152,18 @@ def test_a_value_written_in_two_places_may_claim_both_and_must():
     }
 
 
+def test_an_admit_pod_with_pod_level_resources_must_claim_the_pod_level_feature():
+    feature = "kubelet.pod-level-resources.managers"
+    vocabulary = {feature: {}, "kubelet.scope.container": {}}
+    pod = {"name": "p", "containers": [{"name": "app"}]}
+    plain = {"events": [{"admit": pod}]}
+    assert feature_claims.check("kubelet", "admit", plain, {"kubelet.scope.container": 1}, vocabulary) == []
+    level = {"events": [{"admit": {**pod, "resources": {"requests": {"cpu": "2"}}}}]}
+    (missing,) = feature_claims.check("kubelet", "admit", level, {"kubelet.scope.container": 1}, vocabulary)
+    assert (missing.kind, missing.feature, missing.pointer) == ("missing", feature, "/events/0/admit/resources")
+    assert feature_claims.check("kubelet", "admit", level, {"kubelet.scope.container": 1, feature: 1}, vocabulary) == []
+
+
 class WithoutFeature:
     """The reference, declaring every feature but one, and answering one case
     wrongly on request."""

@@ -121,6 +121,9 @@ KUBELET = (
            {}, operations=("admit",), exclusive=False),
     Family("kubelet.init-containers", ("/pod/initContainers/*/name",),
            {}, operations=("admit_hints",), exclusive=False),
+    # an admit pod's spec.resources decide its QoS class and the managers' path
+    Family("kubelet.pod-level-resources.managers", ("/events/*/admit/resources",),
+           {}, operations=("admit",), exclusive=False),
 )
 
 # -- Koordinator ---------------------------------------------------------------

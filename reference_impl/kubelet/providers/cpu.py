@@ -4,12 +4,13 @@ with integer CPU requests."""
 from __future__ import annotations
 
 from ...numa import bitmask
+from .. import pod_level
 from ..cpu_options import CPUPolicyOptions
 from ..cpu_topology import take_distributed, take_packed
 from ..hints import TopologyHint, mask_hints
 from ..node import NodeState
 from ..pods import Container, Pod, guaranteed_cpus
-from . import AllocationError
+from . import AllocationError, EmptyPodSharedPoolError
 
 SMT_ALIGNMENT_ERROR = "SMTAlignmentError"
 
@@ -26,28 +27,47 @@ RESOURCE = "cpu"
 class CPUManager:
     name = "cpu"
 
-    def __init__(self, state: NodeState, static: bool = True, options: CPUPolicyOptions | None = None):
+    def __init__(self, state: NodeState, static: bool = True, options: CPUPolicyOptions | None = None,
+                 pod_level_managers: bool = False):
         self.state = state
         self.static = static
         self.options = options or CPUPolicyOptions()
+        # PodLevelResourceManagers: whether pods with pod-level resources are
+        # handled (else the manager leaves them alone)
+        self.pod_level_managers = pod_level_managers
         self.assignments: dict[tuple[str, str], list[int]] = {}
+        # the CPUs a pod-level pod holds as a whole, per pod
+        self.pod_cpus: dict[str, list[int]] = {}
         self.reusable: dict[str, set[int]] = {}
         # NUMA nodes the CPU topology knows: those that have CPUs
         self.nodes = sorted(n for n in state.nodes if state.cpus_by_node[n])
+
+    def _request(self, pod: Pod, c: Container) -> int:
+        if pod_level.ignored(pod, self.pod_level_managers):
+            return 0
+        if pod_level.managed(pod, self.pod_level_managers):
+            return pod_level.container_cpus(pod, c)
+        return guaranteed_cpus(pod, c)
 
     # --- hints ----------------------------------------------------------
     def hints(self, pod: Pod, c: Container):
         if not self.static:
             return None
-        request = guaranteed_cpus(pod, c)
+        request = self._request(pod, c)
         if request == 0:
             return None
         return {RESOURCE: self._generate(self.reusable.get(pod.name, set()), request)}
 
     def pod_hints(self, pod: Pod):
-        if not self.static:
+        if not self.static or pod_level.ignored(pod, self.pod_level_managers):
             return None
-        request = self.pod_request(pod)
+        if pod_level.managed(pod, self.pod_level_managers):
+            request = pod_level.pod_cpus(pod)
+            if request and pod_level.empty_shared_pool(pod):
+                # no possible affinity: the policies that need one reject the pod
+                return {RESOURCE: []}
+        else:
+            request = self.pod_request(pod)
         if request == 0:
             return None
         reusable = set(self.reusable.get(pod.name, set()))
@@ -110,7 +130,7 @@ class CPUManager:
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
         if not self.static:
             return
-        n = guaranteed_cpus(pod, c)
+        n = self._request(pod, c)
         if n == 0:
             return
         key = (pod.name, c.name)
@@ -120,6 +140,57 @@ class CPUManager:
         for other in [p for p in self.reusable if p != pod.name]:
             del self.reusable[other]
         reusable = self.reusable.setdefault(pod.name, set())
+        taken = self._allocate_cpus(n, hint, reusable)
+        self.assignments[key] = taken
+        if c.regular_init:
+            reusable.update(taken)
+        else:
+            # app containers and sidecars keep what they took
+            reusable.difference_update(taken)
+
+    def allocate_pod(self, pod: Pod, hint: TopologyHint) -> None:
+        """AllocatePod: the pod's whole budget taken at once on the hint (the
+        hint stored for its first container), then shared out inside it. An
+        init container with CPUs of its own takes them from what the
+        restartable init containers before it left; a regular one without
+        runs on all of that. App containers take theirs one after another
+        from what the restartable init containers left; every other
+        container runs on what remains (the pod's shared pool)."""
+        if not self.static or not pod_level.managed(pod, self.pod_level_managers):
+            return
+        total = pod_level.pod_cpus(pod)
+        if total == 0:
+            return
+        # checked again here: best-effort admits the empty hint list
+        reason = pod_level.empty_shared_pool(pod)
+        if reason:
+            raise EmptyPodSharedPoolError(reason)
+        self._check_smt(total)
+        bubble = self._allocate_cpus(total, hint, set())
+        self.pod_cpus[pod.name] = bubble
+        own: dict[str, list[int]] = {}
+        sidecars: set[int] = set()
+        for c in pod.init_containers:
+            runnable = [cpu for cpu in bubble if cpu not in sidecars]
+            n = pod_level.container_cpus(pod, c)
+            if n:
+                own[c.name] = sorted(self._take(runnable, n))
+                if c.restartable:
+                    sidecars.update(own[c.name])
+            elif not c.restartable:
+                own[c.name] = runnable
+        shared = [cpu for cpu in bubble if cpu not in sidecars]
+        for c in pod.containers:
+            n = pod_level.container_cpus(pod, c)
+            if n:
+                own[c.name] = sorted(self._take(shared, n))
+                shared = [cpu for cpu in shared if cpu not in set(own[c.name])]
+        for c in pod.all_containers:
+            self.assignments[(pod.name, c.name)] = own.get(c.name, shared)
+
+    def _allocate_cpus(self, n: int, hint: TopologyHint, reusable: set[int]) -> list[int]:
+        """n CPUs from the free and reusable ones, the hint's NUMA nodes
+        first; they leave the free set."""
         st = self.state
         pool = st.free_cpus | reusable
         taken: list[int] = []
@@ -139,12 +210,7 @@ class CPUManager:
         taken += self._take(rest, n - len(taken))
         taken.sort()
         st.free_cpus.difference_update(taken)
-        self.assignments[key] = taken
-        if c.regular_init:
-            reusable.update(taken)
-        else:
-            # app containers and sidecars keep what they took
-            reusable.difference_update(taken)
+        return taken
 
     def _check_smt(self, n: int) -> None:
         """full-pcpus-only: whole cores only, counted against the free CPUs
@@ -182,6 +248,8 @@ class CPUManager:
             cpus = self.assignments.pop(key)
             still_held = {cpu for k, v in self.assignments.items() for cpu in v}
             self.state.free_cpus.update(cpu for cpu in cpus if cpu not in still_held)
+        # a pod-level pod's budget goes back whole, shared pool included
+        self.state.free_cpus.update(self.pod_cpus.pop(pod_name, []))
         self.reusable.pop(pod_name, None)
 
     def container_cpus(self, pod_name: str, container: str) -> list[int]:

@@ -80,6 +80,10 @@ class DeviceManager:
                           reusable=reusable_with_topology, used=used, allocatable=total)
 
     # --- allocation -----------------------------------------------------
+    def allocate_pod(self, pod: Pod, hint: TopologyHint) -> None:
+        """AllocatePod: the device manager has no pod-level allocation, so a
+        pod admitted on the pod-level path gets no devices at admission."""
+
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
         key = (pod.name, c.name)
         if key in self.assignments:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from ... import quantity
 from ...numa import bitmask
+from .. import pod_level as level
 from ..hints import TopologyHint, utilisation_score
 from ..node import NodeState
 from ..pods import MEMORY, Container, Pod, is_memory_resource, pod_level
-from . import AllocationError
+from . import AllocationError, EmptyPodSharedPoolError
 
 
 def requested(c: Container) -> dict[str, int]:
@@ -28,9 +29,15 @@ INT64_FAILURE = "[memorymanager] failed to represent quantity as int64"
 class MemoryManager:
     name = "memory"
 
-    def __init__(self, state: NodeState, static: bool = True):
+    def __init__(self, state: NodeState, static: bool = True, pod_level_managers: bool = False):
         self.state = state
         self.static = static
+        # PodLevelResourceManagers (see CPUManager)
+        self.pod_level_managers = pod_level_managers
+        # a pod-level pod's budget: pod -> (mask, memory type -> NUMA node -> bytes reserved)
+        self.pod_budgets: dict[str, tuple[int, dict[str, dict[int, int]]]] = {}
+        # (pod, container) -> memory type -> NUMA node -> bytes, inside a pod-level budget
+        self.shares: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
         self.nodes = sorted(state.nodes)
         # (pod, container) -> memory type -> NUMA node -> bytes
         self.blocks: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
@@ -46,15 +53,33 @@ class MemoryManager:
     def _reusable(self, pod: Pod, mask: int, kind: str) -> int:
         return self.reusable.get(pod.name, {}).get(mask, {}).get(kind, 0)
 
+    def _requested(self, pod: Pod, c: Container) -> dict[str, int]:
+        if level.managed(pod, self.pod_level_managers):
+            return level.container_memory(pod, c)
+        return requested(c)
+
     # --- hints ----------------------------------------------------------
+    # A pod with pod-level resources is left alone while
+    # PodLevelResourceManagers is off: no hints, nothing allocated.
     def hints(self, pod: Pod, c: Container):
-        if not self.static or not pod.guaranteed or not_whole_bytes(c):
+        if not self.static or not pod.guaranteed or level.ignored(pod, self.pod_level_managers):
             return None
-        return self._calculate(pod, requested(c))
+        if not_whole_bytes(c):
+            return None
+        request = self._requested(pod, c)
+        if not request:
+            return None
+        return self._calculate(pod, request)
 
     def pod_hints(self, pod: Pod):
-        if not self.static or not pod.guaranteed:
+        if not self.static or not pod.guaranteed or level.ignored(pod, self.pod_level_managers):
             return None
+        if level.managed(pod, self.pod_level_managers):
+            budget = level.pod_memory(pod)
+            if level.empty_memory_pool(pod):
+                # no possible affinity for any type of the budget
+                return {kind: [] for kind in budget}
+            return self._calculate(pod, budget) if budget else None
         if any(not_whole_bytes(c) for c in [*pod.init_containers, *pod.containers]):
             return None
         return self._calculate(pod, self.pod_request(pod))
@@ -123,7 +148,7 @@ class MemoryManager:
         return hints[0]
 
     def allocate(self, pod: Pod, c: Container, hint: TopologyHint) -> None:
-        if not self.static or not pod.guaranteed:
+        if not self.static or not pod.guaranteed or level.ignored(pod, self.pod_level_managers):
             return
         key = (pod.name, c.name)
         if key in self.blocks:
@@ -132,7 +157,49 @@ class MemoryManager:
             del self.reusable[other]
         if not_whole_bytes(c):
             raise AllocationError(INT64_FAILURE)
-        request = requested(c)
+        request = self._requested(pod, c)
+        if not request:
+            return
+        best = self._resolve(pod, hint, request)
+        members = bitmask.bits(best.mask)
+        placed: dict[str, dict[int, int]] = {}
+        fresh: dict[str, dict[int, int]] = {}
+        for kind, size in request.items():
+            reuse = min(size, self._reusable(pod, best.mask, kind))
+            per_node = self._reserve(members, kind, size - reuse)
+            fresh[kind] = dict(per_node)
+            if reuse:
+                self._take_over(pod, c, best.mask, kind, reuse, fresh[kind])
+            if reuse:
+                # reused bytes already sit on the mask; show them on its first node
+                per_node[members[0]] = per_node.get(members[0], 0) + reuse
+            placed[kind] = {n: per_node[n] for n in sorted(per_node)}
+        self.blocks[key] = placed
+        self.fresh[key] = fresh
+        self.block_masks[key] = best.mask
+        self._update_reusable(pod, c, best.mask, request)
+
+    def _reserve(self, members: list[int], kind: str, remaining: int) -> dict[int, int]:
+        """One block of a memory type on a mask: every node of the mask counts
+        one more assignment and joins the group; the bytes come from the
+        nodes in id order, as much as each has free."""
+        st = self.state
+        per_node: dict[int, int] = {}
+        for n in members:
+            st.assignments[n] += 1
+            st.cells[n] = tuple(members)
+            cell = st.memory[n].get(kind)
+            if remaining == 0 or cell is None or cell.free <= 0:
+                continue
+            take = min(cell.free, remaining)
+            cell.reserved += take
+            remaining -= take
+            per_node[n] = per_node.get(n, 0) + take
+        return per_node
+
+    def _resolve(self, pod: Pod, hint: TopologyHint, request: dict[str, int]) -> TopologyHint:
+        """The mask a request is placed on: the stored hint, or the default
+        hint when it is nil, extended when it does not hold the request."""
         best = hint
         if best.mask is None:
             hints = self._calculate(pod, request)
@@ -155,35 +222,7 @@ class MemoryManager:
             best = extended
         if self._violates(best.mask):
             raise AllocationError("[memorymanager] preferred hint violates NUMA node allocation")
-        members = bitmask.bits(best.mask)
-        st = self.state
-        placed: dict[str, dict[int, int]] = {}
-        fresh: dict[str, dict[int, int]] = {}
-        for kind, size in request.items():
-            reuse = min(size, self._reusable(pod, best.mask, kind))
-            remaining = size - reuse
-            per_node: dict[int, int] = {}
-            for n in members:
-                st.assignments[n] += 1
-                st.cells[n] = tuple(members)
-                cell = st.memory[n].get(kind)
-                if remaining == 0 or cell is None or cell.free <= 0:
-                    continue
-                take = min(cell.free, remaining)
-                cell.reserved += take
-                remaining -= take
-                per_node[n] = per_node.get(n, 0) + take
-            fresh[kind] = dict(per_node)
-            if reuse:
-                self._take_over(pod, c, best.mask, kind, reuse, fresh[kind])
-            if reuse:
-                # reused bytes already sit on the mask; show them on its first node
-                per_node[members[0]] = per_node.get(members[0], 0) + reuse
-            placed[kind] = {n: per_node[n] for n in sorted(per_node)}
-        self.blocks[key] = placed
-        self.fresh[key] = fresh
-        self.block_masks[key] = best.mask
-        self._update_reusable(pod, c, best.mask, request)
+        return best
 
     def _take_over(self, pod: Pod, c: Container, mask: int, kind: str, amount: int, into: dict[int, int]) -> None:
         """Bytes a container reuses stop belonging to the earlier regular init
@@ -203,6 +242,49 @@ class MemoryManager:
                 amount -= moved
                 if amount == 0:
                     break
+
+    def allocate_pod(self, pod: Pod, hint: TopologyHint) -> None:
+        """AllocatePod: the pod's whole memory budget reserved at once on the
+        hint (default or extended as for a container), then shared out as
+        blocks on the same mask: an init container with memory of its own
+        gets its requests, a regular one without gets the budget minus the
+        restartable init containers before it; app containers with memory of
+        their own get their requests, and every other container the budget
+        minus all restartable init and those app containers (the shared
+        pool). The blocks inside a budget reserve nothing more."""
+        if not self.static or not pod.guaranteed or not level.managed(pod, self.pod_level_managers):
+            return
+        reason = level.empty_memory_pool(pod)
+        if reason:
+            raise EmptyPodSharedPoolError(reason)
+        budget = level.pod_memory(pod)
+        best = self._resolve(pod, hint, budget)
+        members = bitmask.bits(best.mask)
+        reserved = {kind: self._reserve(members, kind, size) for kind, size in sorted(budget.items())}
+        self.pod_budgets[pod.name] = (best.mask, reserved)
+        own: dict[str, dict[str, int]] = {}
+        sidecars: dict[str, int] = {}
+        for c in pod.init_containers:
+            request = level.container_memory(pod, c)
+            if not request:
+                if not c.restartable:
+                    own[c.name] = {k: v - sidecars.get(k, 0) for k, v in budget.items()}
+                continue
+            own[c.name] = dict(request)
+            if c.restartable:
+                for k, v in request.items():
+                    sidecars[k] = sidecars.get(k, 0) + v
+        pool = {k: v - sidecars.get(k, 0) for k, v in budget.items()}
+        for c in pod.containers:
+            request = level.container_memory(pod, c)
+            if request:
+                own[c.name] = dict(request)
+                for k, v in request.items():
+                    pool[k] = pool.get(k, 0) - v
+        for c in pod.all_containers:
+            sizes = own.get(c.name, pool)
+            # a block spanning several nodes records only its size: shown on the mask's first node
+            self.shares[(pod.name, c.name)] = {k: {members[0]: v} for k, v in sorted(sizes.items()) if v > 0}
 
     def start(self, pod: Pod) -> None:
         """The admitted pod's containers start: regular init containers have
@@ -267,10 +349,19 @@ class MemoryManager:
             for _ in placed:
                 for n in members:
                     st.assignments[n] = max(0, st.assignments[n] - 1)
+        if pod_name in self.pod_budgets:
+            mask, reserved = self.pod_budgets.pop(pod_name)
+            members = bitmask.bits(mask)
+            self._release_blocks(reserved, members)
+            for _ in reserved:
+                for n in members:
+                    st.assignments[n] = max(0, st.assignments[n] - 1)
+            for key in [k for k in self.shares if k[0] == pod_name]:
+                del self.shares[key]
         for n in self.nodes:
             if st.assignments[n] == 0:
                 st.cells[n] = (n,)
         self.reusable.pop(pod_name, None)
 
     def container_memory(self, pod_name: str, container: str) -> dict[str, dict[int, int]]:
-        return self.blocks.get((pod_name, container), {})
+        return self.blocks.get((pod_name, container)) or self.shares.get((pod_name, container), {})
