@@ -35,7 +35,27 @@ def _features(component: str, operation: str, data: dict[str, Any], vocabulary: 
     return sorted(claimed)
 
 
-def fixture(disagreement: Disagreement, report: FuzzReport, vocabulary: dict[str, Any]) -> dict[str, Any]:
+def portable_command(spec: str, cwd: Path) -> str:
+    """An implementation spec as a generated fixture records it: an absolute
+    path under `cwd` relative to it, any other absolute path by its file name.
+
+    The fixture is meant to be committed, and the layout of the host that ran
+    the fuzzer means nothing to anyone who reads or reruns the case."""
+    return " ".join(_portable_word(word, cwd) for word in spec.split(" "))
+
+
+def _portable_word(word: str, cwd: Path) -> str:
+    scheme = "exec:" if word.startswith("exec:") else ""
+    path = Path(word[len(scheme):])
+    if not path.is_absolute():
+        return word
+    if path != cwd and path.is_relative_to(cwd):
+        return scheme + str(path.relative_to(cwd))
+    return scheme + path.name
+
+
+def fixture(disagreement: Disagreement, report: FuzzReport, vocabulary: dict[str, Any],
+            cwd: Path | None = None) -> dict[str, Any]:
     reference = disagreement.reference
     expect = {"result": reference["result"]} if "result" in reference else {"result": {}}
     seed = "derandomized" if report.seed is None else report.seed
@@ -44,7 +64,8 @@ def fixture(disagreement: Disagreement, report: FuzzReport, vocabulary: dict[str
         "component": disagreement.component,
         "topic": f"generated: {disagreement.component}.{disagreement.operation} disagreement found by topoconf fuzz",
         "description": (
-            f"Found by `topoconf fuzz --impl {report.implementation} --against {report.against} "
+            f"Found by `topoconf fuzz --impl {portable_command(report.implementation, cwd or Path.cwd())} "
+            f"--against {portable_command(report.against, cwd or Path.cwd())} "
             f"--component {disagreement.component} --seed {seed}` and shrunk to a minimal input. "
             "The expectation is the reference's answer: check it by hand against the seeds before committing."
         ),
