@@ -488,6 +488,7 @@ type filterOutcome struct {
 	reason  any
 	message any
 	stage   any
+	code    any
 	result  map[string]any
 }
 
@@ -497,6 +498,9 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	statuses := c.nnr.ConformanceNUMANodeStatus(n.name)
 	refuse := func(stage string, status *fwktype.Status) {
 		o.fits, o.reason, o.message, o.stage = false, reasonOf(c.pod, n, stage, status), status.Message(), stage
+		// The code the plugin itself returned: the framework decides from it
+		// whether preemption may help on this node.
+		o.code = status.Code().String()
 	}
 	if status := c.preFilter(ctx); status != nil {
 		refuse("PreFilter", status)
@@ -516,7 +520,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 		policy[k] = fields[k]
 	}
 	result := map[string]any{
-		"fits": o.fits, "reason": o.reason, "message": o.message, "stage": o.stage,
+		"fits": o.fits, "reason": o.reason, "message": o.message, "stage": o.stage, "code": o.code,
 		"policy":         policy,
 		"numaNodeStatus": statusOut(statuses),
 		"hints":          hintsOut(c.hints(n.name)),

@@ -100,7 +100,7 @@ def test_the_device_scope_difference_claims_the_release_answer_only():
     contract = run("filter", case.input)
     assert contract["fits"] and not difference.applies(case.input, contract)
     refused = dict(contract, fits=False, reason="InsufficientTopologyScopedDevices", stage="Filter",
-                   cpuset=None, cpusetString=None, numaResources={}, devices={})
+                   code="Unschedulable", cpuset=None, cpusetString=None, numaResources={}, devices={})
     assert difference.applies(case.input, refused)
     # The same refusal for a pod whose GPU hint asks no Device scope is not this difference.
     other = copy.deepcopy(case.input)
