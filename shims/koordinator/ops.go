@@ -249,6 +249,13 @@ func devicesOut(allocations apiext.DeviceAllocations) map[string]any {
 		items := make([]any, 0, len(list))
 		for _, a := range list {
 			item := map[string]any{"minor": a.Minor, "percent": devicePercent(string(kind), a.Resources)}
+			if kind == "gpu" {
+				// The release fills both memory sizes of a GPU allocation in
+				// (fillGPUTotalMem), whichever the pod asked for.
+				if q, found := a.Resources[apiext.ResourceGPUMemory]; found {
+					item["gpuMemory"] = q.Value()
+				}
+			}
 			if a.Extension != nil && len(a.Extension.VirtualFunctions) > 0 {
 				item["vf"] = a.Extension.VirtualFunctions[0].BusID
 			}

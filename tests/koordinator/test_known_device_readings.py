@@ -67,8 +67,8 @@ def test_an_unreadable_table_is_claimed_only_as_no_table(case):
         without = copy.deepcopy(case.input)
         del without["node"]["deviceAnnotations"][TABLE]
         release = run("filter", without)
-        assert release["fits"] and release["devices"] == {"gpu": [{"minor": 0, "percent": 100},
-                                                                  {"minor": 1, "percent": 100}]}
+        whole = {"percent": 100, "gpuMemory": 16 * 2**30}
+        assert release["fits"] and release["devices"] == {"gpu": [{"minor": 0, **whole}, {"minor": 1, **whole}]}
         assert difference.applies(case.input, release)
 
 
