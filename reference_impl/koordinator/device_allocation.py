@@ -12,7 +12,7 @@ from . import annotations as ann
 from . import partitions, scoring, selectors
 from .args import Args
 from .device_requests import DeviceRequest
-from .devices import Device
+from .devices import FULL, Device
 from .node import Node
 from .seams import SCOPE_LEVEL
 
@@ -23,9 +23,12 @@ class Allocated:
     percent: int
     vf: str | None = None
     device: Device | None = None
+    memory: int | None = None   # a GPU's share of memory in bytes
 
     def to_json(self) -> dict:
         out = {"minor": self.minor, "percent": self.percent}
+        if self.memory is not None:
+            out["gpuMemory"] = self.memory
         if self.vf is not None:
             out["vf"] = self.vf
         return out
@@ -36,12 +39,17 @@ class Usage:
 
     def __init__(self, node: Node):
         self.used: dict[tuple[str, int], int] = {}
+        self.memory: dict[tuple[str, int], int] = {}
         self.vfs: set[str] = set()
+        by_key = {(d.type, d.minor): d for d in node.devices}
         for pod in node.pods:
             for dtype, items in pod.devices.items():
                 for item in items:
                     key = (dtype, item["minor"])
                     self.used[key] = self.used.get(key, 0) + item["percent"]
+                    if key in by_key:
+                        # A placed share holds as much of the GPU's memory as its percent says.
+                        self.memory[key] = self.memory.get(key, 0) + by_key[key].memory_of(item["percent"])
                     if item.get("vf"):
                         self.vfs.add(item["vf"])
 
@@ -50,6 +58,9 @@ class Usage:
 
     def free(self, device: Device) -> int:
         return max(0, device.capacity - self.of(device))
+
+    def free_memory(self, device: Device) -> int:
+        return max(0, device.memory_capacity - self.memory.get((device.type, device.minor), 0))
 
 
 def _in_affinity(device: Device, affinity: set[int] | None) -> bool:
@@ -75,6 +86,8 @@ def candidates(node: Node, request: DeviceRequest, affinity: set[int] | None, us
         if not _in_affinity(d, affinity) or not selectors.matches(hint.selector, d.labels):
             continue
         if usage.free(d) < request.per_device:
+            continue
+        if request.memory is not None and usage.free_memory(d) < request.memory:
             continue
         if hint.exclusive == "DeviceLevel" and usage.of(d) > 0:
             continue
@@ -152,8 +165,8 @@ def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage,
     if _one_share(request):
         if not fitting:
             return None
-        top = max(fitting, key=lambda d: (device_score(args, d, usage, request.per_device), -d.minor))
-        return [top], depth, not_empty, device_score(args, top, usage, request.per_device)
+        top = max(fitting, key=lambda d: (device_score(args, d, usage, request.ratio), -d.minor))
+        return [top], depth, not_empty, device_score(args, top, usage, request.ratio)
     if len(fitting) < request.count:
         return None
     return fitting[:request.count], depth, not_empty, 0
@@ -171,7 +184,18 @@ def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) ->
         if vf is not None:
             usage.vfs.add(vf)
         usage.used[(d.type, d.minor)] = usage.of(d) + request.per_device
-        out.append(Allocated(d.minor, request.per_device, vf, d))
+        memory = None
+        percent = request.per_device
+        if d.type == "gpu":
+            # Every GPU allocation names its memory in bytes: a share sized in bytes
+            # as asked, otherwise its percent of this GPU's memory (upstream
+            # devicehandler_gpu.go fillGPUTotalMem).
+            memory = d.memory_of(percent) if request.memory is None else request.memory
+            if request.memory is not None and request.per_device == 0:
+                # Without a gpu-core the share is known by its memory ratio, rounded down.
+                percent = int(request.memory / d.memory * FULL) if d.memory else 0
+            usage.memory[(d.type, d.minor)] = usage.memory.get((d.type, d.minor), 0) + memory
+        out.append(Allocated(d.minor, percent, vf, d, memory))
     return out
 
 
@@ -244,9 +268,9 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
     if chosen is None:
         prefer = prefer_pcie or set()
         ordered = sorted(cands, key=lambda d: (d.pcie not in prefer,
-                                               -device_score(args, d, usage, request.per_device), d.minor))
+                                               -device_score(args, d, usage, request.ratio), d.minor))
         if prefer:
-            ordered = _round_robin(ordered, prefer, lambda d: (-device_score(args, d, usage, request.per_device),
+            ordered = _round_robin(ordered, prefer, lambda d: (-device_score(args, d, usage, request.ratio),
                                                               d.minor))
         if len(ordered) < request.count:
             raise _insufficient(node, request, affinity, usage)

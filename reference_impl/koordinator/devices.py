@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .. import quantity
 from ..errors import InvalidInput
 
 DEVICE_TYPES = ("gpu", "rdma", "fpga")
 FULL = 100   # a device's capacity in percent
+# A GPU's memory when the case does not give one: koordlet always reports a
+# size, and cases about anything else should not have to write it.
+DEFAULT_GPU_MEMORY = 16 * 2**30
 
 
 @dataclass(frozen=True)
@@ -33,10 +37,20 @@ class Device:
     healthy: bool
     labels: Mapping[str, str]
     vf_groups: tuple[VFGroup, ...] = field(default=())
+    # GPU memory in bytes (the Device CR's koordinator.sh/gpu-memory); 0 for other types.
+    memory: int = 0
 
     @property
     def capacity(self) -> int:
         return FULL if self.healthy else 0
+
+    @property
+    def memory_capacity(self) -> int:
+        return self.memory if self.healthy else 0
+
+    def memory_of(self, percent: int) -> int:
+        """Bytes of this GPU's memory a share of `percent` stands for, rounded down."""
+        return percent * self.memory // FULL
 
 
 def parse_devices(spec, where: str) -> list[Device]:
@@ -71,6 +85,13 @@ def parse_devices(spec, where: str) -> list[Device]:
             vfs = tuple(VF(v.get("minor"), str(v["busID"])) for v in (g.get("vfs") or []))
             groups.append(VFGroup(dict(g.get("labels") or {}), vfs))
         pcie = d.get("pcie")
+        memory = 0
+        if dtype == "gpu":
+            memory = DEFAULT_GPU_MEMORY
+            if d.get("memory") is not None:
+                memory = quantity.value(quantity.parse_input(d["memory"], w + "/memory"))
+        elif d.get("memory") is not None:
+            raise InvalidInput(w + "/memory", "only a GPU has memory")
         out.append(Device(
             type=dtype, minor=minor, numa=numa,
             pcie=None if pcie is None else str(pcie),
@@ -78,6 +99,7 @@ def parse_devices(spec, where: str) -> list[Device]:
             healthy=d.get("health", True) is not False,
             labels=dict(d.get("labels") or {}),
             vf_groups=tuple(groups),
+            memory=memory,
         ))
     return out
 

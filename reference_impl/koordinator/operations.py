@@ -297,6 +297,7 @@ FEATURES: tuple[str, ...] = (
     "koordinator.deviceshare.exclusive.device-level",
     "koordinator.deviceshare.exclusive.pcie-level",
     "koordinator.deviceshare.joint-allocate",
+    "koordinator.deviceshare.gpu-memory",
     "koordinator.deviceshare.gpu-partition",
     "koordinator.deviceshare.gpu-partition.restricted",
     "koordinator.deviceshare.gpu-partition.best-effort",

@@ -17,6 +17,7 @@ from .hints import Hint
 from .merge import merge, refusal_reason
 from .node import Node
 from .pod import Pod
+from .status_codes import Origin, status_code
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Decision:
     reason: str | None = None
     message: str | None = None
     stage: str | None = None
+    code: str | None = None
     resolution: policy_mod.Resolution = field(default_factory=policy_mod.Resolution)
     statuses: dict[int, str] = field(default_factory=dict)
     hints: dict[str, list[Hint]] = field(default_factory=dict)
@@ -40,6 +42,7 @@ class Decision:
             "reason": self.reason,
             "message": self.message,
             "stage": self.stage,
+            "code": self.code,
             "policy": {
                 "numaTopologyPolicy": None if r.numa_policy is None else r.policy,
                 "singleNUMANodeExclusive": r.exclusive,
@@ -74,7 +77,7 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         policy_mod.pre_filter(pod, args, res)
         parsed = parse_requests(pod, res.device_hints)
     except Refusal as exc:
-        return _refused(d, exc, "PreFilter")
+        return _refused(d, exc, "PreFilter", Origin.PLUGIN)
     if not _has_requests(pod):
         # PreFilter skips a pod that requests nothing; nothing on the node can refuse it.
         try:
@@ -83,6 +86,7 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             pass
         return d
     stage = "Filter"
+    origin = Origin.PLUGIN
     try:
         # NodeNUMAResource's Filter runs before DeviceShare's (the default
         # profile's order): its policy and CPU checks, the required binding under
@@ -93,7 +97,9 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if res.policy == "None" and res.request_bind and res.bind_required:
             numa_resources.allocate(node, pod, res, None)
         if res.policy in ("None", "BestEffort"):
+            origin = Origin.DEVICE_PREPARE
             requests = on_node(node, parsed, res.device_hints)
+            origin = Origin.PLUGIN
             if requests:
                 # DeviceShare's Filter: the devices must fit somewhere on the node.
                 deviceshare.allocate(node, requests, res, args, None)
@@ -104,6 +110,8 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
         shortage: Refusal | None = None
         if res.policy not in ("None", "BestEffort"):
+            # The hints and the merge are the Topology Manager's admit.
+            origin = Origin.MERGE
             try:
                 requests = on_node(node, parsed, res.device_hints)
             except Refusal as exc:
@@ -118,11 +126,13 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if res.policy == "None":
             stage = "Reserve"
             if res.distribute_evenly and numa_resources.pod_numa_requests(node, pod):
+                origin = Origin.MERGE
                 own = numa_resources.hints(node, pod, res, args)
                 d.hints = dict(own)
                 d.hint = merge("BestEffort", node.numa_ids, [own], seams=node.seams).hint
                 affinity = d.hint.affinity
         else:
+            origin = Origin.MERGE
             numa_hints = numa_resources.hints(node, pod, res, args)
             device_hints = deviceshare.hints(node, requests, res, args)
             providers = [numa_hints, device_hints]
@@ -134,6 +144,8 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
                                         node.seams)
                 raise Refusal(reason, "; ".join(outcome.reasons))
             affinity = outcome.hint.affinity
+        # Past the merge each provider's Allocate answers with its own code.
+        origin = Origin.PLUGIN
         allocation = numa_resources.allocate(node, pod, res, affinity)
         if res.policy not in ("None", "BestEffort") and args.disable_device_numa_alignment:
             # Without alignment DeviceShare takes no part in the Restricted /
@@ -142,6 +154,8 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             # topology_hint.go Allocate, plugin.go Filter).
             stage = "Reserve"
         if shortage is not None:
+            # DeviceShare's Allocate on the merged hint meets its own node check.
+            origin = Origin.DEVICE_PREPARE
             raise shortage
         d.numa, d.cpuset = allocation.numa, allocation.cpuset
         if requests:
@@ -150,11 +164,12 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             d.devices = deviceshare.allocate(node, requests, res, args, device_affinity)
         return d
     except Refusal as exc:
-        return _refused(d, exc, stage)
+        return _refused(d, exc, stage, origin)
 
 
-def _refused(d: Decision, exc: Refusal, stage: str) -> Decision:
+def _refused(d: Decision, exc: Refusal, stage: str, origin: Origin) -> Decision:
     d.fits, d.reason, d.message, d.stage = False, exc.reason, exc.message, stage
+    d.code = status_code(exc.reason, origin)
     d.numa, d.cpuset, d.devices = {}, None, {}
     return d
 

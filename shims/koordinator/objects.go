@@ -111,6 +111,7 @@ type deviceJSON struct {
 	PCIe     json.RawMessage   `json:"pcie"`
 	BusID    string            `json:"busID"`
 	Health   *bool             `json:"health"`
+	Memory   *quantity         `json:"memory"`
 	Labels   map[string]string `json:"labels"`
 	VFGroups []struct {
 		Labels map[string]string `json:"labels"`
@@ -295,7 +296,8 @@ type builtNode struct {
 	topoNodes map[int]int // NUMA node -> socket
 }
 
-const gpuMemoryPerDevice = 16 << 30 // each GPU's memory; GPU memory in bytes is not part of the contract
+// defaultGPUMemory is a GPU's memory when the contract's device gives none.
+const defaultGPUMemory = 16 << 30
 
 func cpuTopologyDetail(t cpuTopologyJSON) []apiext.CPUInfo {
 	var out []apiext.CPUInfo
@@ -474,9 +476,15 @@ func buildNode(in nodeJSON, where string) (*builtNode, error) {
 		b.device = device
 	}
 
-	// Placed pods.
+	// Placed pods; a placed GPU share holds its percent of that GPU's memory.
+	gpuMemory := map[int]int64{}
+	for _, d := range in.Devices {
+		if d.Type == "gpu" {
+			gpuMemory[d.Minor] = gpuMemoryOf(d)
+		}
+	}
 	for i, p := range in.Pods {
-		pod, err := placedPod(p, i, name, cpuNode, b.hasTopo)
+		pod, err := placedPod(p, i, name, cpuNode, b.hasTopo, gpuMemory)
 		if err != nil {
 			return nil, fmt.Errorf("%s/pods/%d: %w", where, i, err)
 		}
@@ -486,13 +494,15 @@ func buildNode(in nodeJSON, where string) (*builtNode, error) {
 	return b, nil
 }
 
-func deviceResources(kind string, percent int64) corev1.ResourceList {
+// deviceResources is what percent of a device stands for; gpuMemory is the
+// GPU's whole memory in bytes.
+func deviceResources(kind string, percent, gpuMemory int64) corev1.ResourceList {
 	switch kind {
 	case "gpu":
 		return corev1.ResourceList{
 			apiext.ResourceGPUCore:        *resource.NewQuantity(percent, resource.DecimalSI),
 			apiext.ResourceGPUMemoryRatio: *resource.NewQuantity(percent, resource.DecimalSI),
-			apiext.ResourceGPUMemory:      *resource.NewQuantity(gpuMemoryPerDevice*percent/100, resource.BinarySI),
+			apiext.ResourceGPUMemory:      *resource.NewQuantity(gpuMemory*percent/100, resource.BinarySI),
 		}
 	case "rdma":
 		return corev1.ResourceList{apiext.ResourceRDMA: *resource.NewQuantity(percent, resource.DecimalSI)}
@@ -522,7 +532,7 @@ func deviceInfo(d deviceJSON, socketOf map[int]int) (schedulingv1alpha1.DeviceIn
 		UUID:      fmt.Sprintf("%s-%d", d.Type, d.Minor),
 		Minor:     &minor,
 		Health:    healthy,
-		Resources: deviceResources(d.Type, 100),
+		Resources: deviceResources(d.Type, 100, gpuMemoryOf(d)),
 		Topology:  &schedulingv1alpha1.DeviceTopology{SocketID: socket, NodeID: numa, PCIEID: pcieID(d.PCIe), BusID: d.BusID},
 	}
 	for _, g := range d.VFGroups {
@@ -539,7 +549,14 @@ func deviceInfo(d deviceJSON, socketOf map[int]int) (schedulingv1alpha1.DeviceIn
 	return info, nil
 }
 
-func placedPod(p placedPodJSON, i int, nodeName string, cpuNode map[int]int, hasTopo bool) (*corev1.Pod, error) {
+func gpuMemoryOf(d deviceJSON) int64 {
+	if d.Memory == nil {
+		return defaultGPUMemory
+	}
+	return d.Memory.q.Value()
+}
+
+func placedPod(p placedPodJSON, i int, nodeName string, cpuNode map[int]int, hasTopo bool, gpuMemory map[int]int64) (*corev1.Pod, error) {
 	name := p.Name
 	if name == "" {
 		name = fmt.Sprintf("pod-%d", i)
@@ -630,7 +647,11 @@ func placedPod(p placedPodJSON, i int, nodeName string, cpuNode map[int]int, has
 				if d.Percent != nil {
 					percent = *d.Percent
 				}
-				a := &apiext.DeviceAllocation{Minor: int32(d.Minor), Resources: deviceResources(kind, percent)}
+				memory, listed := gpuMemory[d.Minor]
+				if !listed {
+					memory = defaultGPUMemory
+				}
+				a := &apiext.DeviceAllocation{Minor: int32(d.Minor), Resources: deviceResources(kind, percent, memory)}
 				if d.VF != "" {
 					a.Extension = &apiext.DeviceAllocationExtension{VirtualFunctions: []apiext.VirtualFunction{{BusID: d.VF}}}
 				}

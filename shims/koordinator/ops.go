@@ -218,6 +218,13 @@ func devicesOut(allocations apiext.DeviceAllocations) map[string]any {
 		items := make([]any, 0, len(list))
 		for _, a := range list {
 			item := map[string]any{"minor": a.Minor, "percent": devicePercent(string(kind), a.Resources)}
+			if kind == "gpu" {
+				// The release fills both memory sizes of a GPU allocation in
+				// (fillGPUTotalMem), whichever the pod asked for.
+				if q, found := a.Resources[apiext.ResourceGPUMemory]; found {
+					item["gpuMemory"] = q.Value()
+				}
+			}
 			if a.Extension != nil && len(a.Extension.VirtualFunctions) > 0 {
 				item["vf"] = a.Extension.VirtualFunctions[0].BusID
 			}
@@ -457,6 +464,7 @@ type filterOutcome struct {
 	reason  any
 	message any
 	stage   any
+	code    any
 	result  map[string]any
 }
 
@@ -466,6 +474,9 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 	statuses := c.nnr.ConformanceNUMANodeStatus(n.name)
 	refuse := func(stage string, status *fwktype.Status) {
 		o.fits, o.reason, o.message, o.stage = false, reasonOf(c.pod, n, stage, status), status.Message(), stage
+		// The code the plugin itself returned: the framework decides from it
+		// whether preemption may help on this node.
+		o.code = status.Code().String()
 	}
 	if status := c.preFilter(ctx); status != nil {
 		refuse("PreFilter", status)
@@ -485,7 +496,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 		policy[k] = fields[k]
 	}
 	result := map[string]any{
-		"fits": o.fits, "reason": o.reason, "message": o.message, "stage": o.stage,
+		"fits": o.fits, "reason": o.reason, "message": o.message, "stage": o.stage, "code": o.code,
 		"policy":         policy,
 		"numaNodeStatus": statusOut(statuses),
 		"hints":          hintsOut(c.hints(n.name)),

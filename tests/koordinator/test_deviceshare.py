@@ -20,7 +20,7 @@ def test_best_layout_scores_500_and_leads():
                 {"affinity": [1], "preferred": True, "score": 0, "unsatisfied": False},
                 {"affinity": [0, 1], "preferred": False, "score": 500, "unsatisfied": False}]
     assert out["hints"]["gpu"] == expected and out["hints"]["rdma"] == expected
-    assert out["hint"]["affinity"] == [0] and out["devices"]["gpu"] == [{"minor": 0, "percent": 100}]
+    assert out["hint"]["affinity"] == [0] and out["devices"]["gpu"] == [{"minor": 0, "percent": 100, "gpuMemory": 16 * 2**30}]
 
 
 def test_device_layout_beats_cpu_score_at_equal_width():
@@ -41,7 +41,7 @@ def test_disable_alignment_removes_device_hints():
 def test_gpus_bin_pack_onto_a_used_pcie_switch():
     placed = [{"name": "g", "devices": {"gpu": [2]}}]
     out = run("filter", {"node": gpu_node(pods=placed), "pod": pod(cpu=None, memory=None, **{"nvidia.com/gpu": "1"})})
-    assert out["devices"]["gpu"] == [{"minor": 3, "percent": 100}]
+    assert out["devices"]["gpu"] == [{"minor": 3, "percent": 100, "gpuMemory": 16 * 2**30}]
 
 
 @pytest.mark.parametrize("scope, minors", [("PCIe", [0, 1]), ("NUMANode", [0, 1]), ("Node", [0, 1])])
@@ -76,7 +76,7 @@ def test_selector_and_vf_selector():
                           "rdma": {"vfSelector": {"matchLabels": {"type": "general"}}}}}
     out = run("filter", {"node": node(devices=devices),
                          "pod": pod(cpu=None, memory=None, annotations=hint, **{"nvidia.com/gpu": "1", "koordinator.sh/rdma": "1"})})
-    assert out["devices"]["gpu"] == [{"minor": 1, "percent": 100}]
+    assert out["devices"]["gpu"] == [{"minor": 1, "percent": 100, "gpuMemory": 16 * 2**30}]
     assert out["devices"]["rdma"][0]["vf"] == "0000:00:00.2"
 
 

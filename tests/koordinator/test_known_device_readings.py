@@ -67,8 +67,8 @@ def test_an_unreadable_table_is_claimed_only_as_no_table(case):
         without = copy.deepcopy(case.input)
         del without["node"]["deviceAnnotations"][TABLE]
         release = run("filter", without)
-        assert release["fits"] and release["devices"] == {"gpu": [{"minor": 0, "percent": 100},
-                                                                  {"minor": 1, "percent": 100}]}
+        whole = {"percent": 100, "gpuMemory": 16 * 2**30}
+        assert release["fits"] and release["devices"] == {"gpu": [{"minor": 0, **whole}, {"minor": 1, **whole}]}
         assert difference.applies(case.input, release)
 
 
@@ -100,7 +100,7 @@ def test_the_device_scope_difference_claims_the_release_answer_only():
     contract = run("filter", case.input)
     assert contract["fits"] and not difference.applies(case.input, contract)
     refused = dict(contract, fits=False, reason="InsufficientTopologyScopedDevices", stage="Filter",
-                   cpuset=None, cpusetString=None, numaResources={}, devices={})
+                   code="Unschedulable", cpuset=None, cpusetString=None, numaResources={}, devices={})
     assert difference.applies(case.input, refused)
     # The same refusal for a pod whose GPU hint asks no Device scope is not this difference.
     other = copy.deepcopy(case.input)
