@@ -165,8 +165,9 @@ def _prune(directory: Path, kept: Path) -> None:
     files = sorted((p for p in directory.glob("corpus-*.pickle") if p != kept),
                    key=lambda p: p.stat().st_mtime, reverse=True)
     for old in files[KEEP:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+        for gone in (old, old.with_suffix(".lock")):
+            with contextlib.suppress(OSError):
+                gone.unlink()
 
 
 @contextlib.contextmanager

@@ -242,3 +242,16 @@ def test_the_bundled_corpus_from_the_cache_equals_the_corpus_its_files_give(cach
 
 def _bundled() -> Path:
     return corpus_dir().resolve()
+
+
+def test_files_of_other_corpus_folders_are_pruned_oldest_first(tmp_path, cache_dir, monkeypatch):
+    monkeypatch.setattr(cache, "KEEP", 1)
+    for name in ("one", "two", "three"):
+        folder = tmp_path / name / "fixtures"
+        shutil.copytree(HERE / "corpus", folder)
+        corpus_mod.load(folder)
+    kept = sorted(p.stem for p in cache_dir.glob("corpus-*.pickle"))
+    assert len(kept) == 2
+    assert sorted(p.stem for p in cache_dir.glob("corpus-*.lock")) == kept
+    # The newest is the one just written.
+    assert f"corpus-{cache.location(tmp_path / 'three' / 'fixtures', [])}" in kept
