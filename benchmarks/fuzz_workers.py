@@ -55,6 +55,8 @@ def main() -> int:
     parser.add_argument("--component", default="kubelet")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "benchmarks")
     args = parser.parse_args()
+    # The report names the interpreter as a reader would type it, not where this one lives.
+    shown = args.impl.replace(sys.executable, "python")
     load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     rows = []
     for workers in (1, 2):
@@ -66,7 +68,7 @@ def main() -> int:
         row["cpu_s"] = (after.children_user + after.children_system) - (before.children_user + before.children_system)
         rows.append(row)
     header = {"generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "python": platform.python_version(),
-              "machine": platform.machine(), "cpus": os.cpu_count(), "impl": args.impl,
+              "machine": platform.machine(), "cpus": os.cpu_count(), "impl": shown,
               "examples_per_operation": args.examples, "component": args.component, "load_before": load_before,
               "load_after": " ".join(f"{x:.1f}" for x in os.getloadavg())}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -76,7 +78,7 @@ def main() -> int:
                      headers=["xdist workers", "generated cases", "disagreements", "wall s", "cases/s (wall)",
                               "CPU s", "cases per CPU s"], tablefmt="github")
     text = (f"# Differential fuzzing over pytest-xdist workers\n\n"
-            f"`pytest --impl {args.impl} --fuzz-only --fuzz-examples {args.examples} --fuzz-seed 1 --fuzz-shards 2 "
+            f"`pytest --impl {shown} --fuzz-only --fuzz-examples {args.examples} --fuzz-seed 1 --fuzz-shards 2 "
             f"-n W fixtures/{args.component}`: the same two shards per operation (the same generated inputs) with "
             f"one and with two workers. Python {header['python']} on {header['machine']} with {header['cpus']} CPUs, "
             f"{header['generated_at']}; load average {load_before} at the start and {header['load_after']} at the "
