@@ -26,6 +26,7 @@ from conformance import __version__, differences, export, release, schemas, sess
 from conformance import corpus as corpus_mod
 from conformance import expectations as expectations_mod
 from conformance.adapters import Limits, StartupError, from_spec
+from conformance.corpus import cache as corpus_cache
 from conformance.corpus import extra as extra_corpus
 from conformance.corpus import problem_report
 from conformance.fuzz import summary as fuzz_summary
@@ -496,6 +497,8 @@ def cmd_path(_args) -> int:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="topoconf", description=__doc__.split("\n\n")[0])
     top.add_argument("--version", action="version", version=f"topoconf {__version__}")
+    top.add_argument("--no-cache", action="store_true",
+                     help=f"load the corpus from its files, not from the corpus cache (also {corpus_cache.ENV_OFF}=1)")
     sub = top.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run the corpus against an implementation and write reports")
@@ -624,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exc:
         return EXIT_OK if exc.code in (0, None) else EXIT_USAGE
+    if args.no_cache:
+        # Through the environment, so that every load in this process and its children sees it.
+        os.environ[corpus_cache.ENV_OFF] = "1"
     try:
         return args.fn(args)
     except UsageError as exc:

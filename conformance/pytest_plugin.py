@@ -24,6 +24,7 @@ from conformance import expectations as expectations_mod
 from conformance import session as harness
 from conformance.adapters import Hello, StartupError, from_spec
 from conformance.corpus import COMPONENTS
+from conformance.fuzz import shards
 from conformance.fuzz.differential import FuzzReport
 from conformance.fuzz.emit import write as write_generated
 from conformance.model import NOTRUN, PASS, SKIP, UNSUPPORTED, XFAIL, XPASS, Record
@@ -45,6 +46,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fuzz-seed", type=int, default=None, help="seed for --fuzz-examples (default: derandomized)")
     group.addoption("--fuzz-only", action="store_true",
                     help="with --fuzz-examples, run the generated cases only, not the corpus")
+    group.addoption("--fuzz-shards", type=int, default=0, metavar="N",
+                    help="split each operation's --fuzz-examples into N items, each with its own seed derived from "
+                         "--fuzz-seed (default: one per xdist worker, 1 without xdist)")
     # `--strict` is pytest's own switch; with it an unexpected pass fails the run.
 
 
@@ -115,6 +119,11 @@ class _State:
         self.records: list[Record] = []
         self.worker_hellos: list[dict] = []
         self.collected = 0
+        # Each fuzz item's report (conformance/fuzz/shards.py JSON), and the fixtures
+        # this process wrote for disagreements.
+        self.fuzz_results: list[dict] = []
+        self.fuzz_fixtures: list[str] = []
+        self.fuzz_hello: Hello | None = None
 
     def _down(self, message: str):
         if getattr(self.config, "workerinput", None) is None:
@@ -307,13 +316,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus) -> None:
         workeroutput[_KEY] = json.dumps({"hello": state.hello.raw if state.hello else None,
                                          "startup_error": state.startup_error,
                                          "expectations": state.expectations.file if state.expectations else None,
-                                         "records": [r.to_json() for r in state.records]})
+                                         "records": [r.to_json() for r in state.records],
+                                         "fuzz": state.fuzz_results})
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and reporter is not None:
         reporter.write_line(f"topoconf: no corpus case was collected. Pass the corpus folder or a path inside it "
                             f"(corpus: {state.corpus.root}; `topoconf path` prints the bundled one).")
     code = _write_report(session, state, exitstatus)
+    _write_fuzz_run(session, state)
     if state.worker_startup_errors:
         if reporter is not None:
             reporter.write_line(state.worker_startup_errors[0])
@@ -331,6 +342,9 @@ def _merge_worker(state: _State, payload: str) -> None:
     if data.get("expectations") and state.expectations is None:
         state.expectations = expectations_mod.Expectations(data["expectations"], [])
     state.records.extend(Record.from_json(r) for r in data["records"])
+    state.fuzz_results.extend(data.get("fuzz", ()))
+    if data["hello"] and state.fuzz_hello is None:
+        state.fuzz_hello = Hello(data["hello"])
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -394,10 +408,65 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     components = _fuzz_components(config, state)
     if state.settings.components:
         components = tuple(c for c in components if c in state.settings.components)
+    count = _fuzz_shards(config)
     for component, operation in sorted(strategies.VALID):
-        if component in components:
-            items.append(FuzzItem.from_parent(session, name=f"fuzz[{component}.{operation}]",
-                                              component=component, operation=operation))
+        if component not in components:
+            continue
+        for index, examples in enumerate(shards.split(config.option.fuzz_examples, count)):
+            if examples == 0:
+                continue
+            name = f"fuzz[{component}.{operation}]" if count == 1 else \
+                f"fuzz[{component}.{operation}#{index + 1}of{count}]"
+            items.append(FuzzItem.from_parent(
+                session, name=name, component=component, operation=operation, examples=examples,
+                seed=shards.seed_of(config.option.fuzz_seed, component, operation, index, count)))
+
+
+def _fuzz_shards(config: pytest.Config) -> int:
+    """Every worker must collect the same items: the count comes from the option
+    or from the number of workers, which each worker is told alike."""
+    given = config.option.fuzz_shards
+    if given < 0:
+        raise pytest.UsageError(f"--fuzz-shards must be 0 (one per xdist worker) or more, not {given}")
+    if given:
+        return given
+    workerinput = getattr(config, "workerinput", None)
+    return int(workerinput.get("workercount", 1)) if workerinput else 1
+
+
+def _fuzz_base(state: _State, hello: Hello) -> Path:
+    return Path(state.settings.report_dir) if state.settings.report_dir else \
+        Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
+
+
+def _write_fuzz_run(pytest_session: pytest.Session, state: _State) -> None:
+    """The controller's one fuzz.json for the whole run: the shards of every
+    worker merged, and the fixtures of the workers' disagreements written here,
+    wherever the workers ran."""
+    hello = state.hello or state.fuzz_hello
+    if not state.fuzz_results or hello is None:
+        return
+    from conformance.fuzz import report as fuzz_report  # noqa: PLC0415
+
+    option = pytest_session.config.option
+    reports = [shards.from_json(r["report"]) for r in state.fuzz_results]
+    base = _fuzz_base(state, hello)
+    fixtures = list(state.fuzz_fixtures)
+    for result, report in zip(state.fuzz_results, reports, strict=True):
+        if report.disagreement is not None and not result.get("written"):
+            one = FuzzReport(state.settings.impl, option.fuzz_against, result["seed"], [report])
+            fixtures.append(str(write_generated(report.disagreement, one, state.corpus.features, base / "generated")))
+    merged = FuzzReport(state.settings.impl, option.fuzz_against, option.fuzz_seed, shards.merge(reports))
+    count = max(r["shards"] for r in state.fuzz_results)
+    parts = tuple(sorted({r.component for r in merged.operations}))
+    name = fuzz_report.run_name(parts, False, option.fuzz_seed) + (f"-{count}-shards" if count > 1 else "")
+    written = fuzz_report.write(merged, [Path(f) for f in sorted(set(fixtures))], base / "runs" / name)
+    reporter = pytest_session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"topoconf: fuzzing: {merged.examples} generated cases in {len(reports)} items, "
+                            f"{len(merged.disagreements)} disagreements; report {written}")
+        for path in sorted(set(fixtures) - set(state.fuzz_fixtures)):
+            reporter.write_line(f"topoconf: fuzzing: a worker's disagreement written for review as {path}")
 
 
 class FuzzDisagreement(Exception):
@@ -409,9 +478,10 @@ class FuzzDisagreement(Exception):
 class FuzzItem(pytest.Item):
     """A bounded differential run of generated cases for one operation."""
 
-    def __init__(self, *, component, operation, **kwargs):
+    def __init__(self, *, component, operation, examples, seed, **kwargs):
         super().__init__(**kwargs)
         self.component, self.operation = component, operation
+        self.examples, self.seed = examples, seed
 
     def runtest(self) -> None:
         state = _state(self.config)
@@ -425,7 +495,10 @@ class FuzzItem(pytest.Item):
             raise
         option = self.config.option
         result = harness.fuzz_operation(adapter, oracle, hello, self.component, self.operation,
-                                        option.fuzz_examples, option.fuzz_seed)
+                                        self.examples, self.seed)
+        shipped = {"report": shards.to_json(result), "seed": self.seed, "shards": _fuzz_shards(self.config),
+                   "written": False}
+        state.fuzz_results.append(shipped)
         if result.oracle_failure is not None:
             try:
                 state.oracle_failed(result.oracle_failure)
@@ -434,10 +507,14 @@ class FuzzItem(pytest.Item):
                 raise
         if result.disagreement is not None:
             found = result.disagreement
-            report = FuzzReport(state.settings.impl, option.fuzz_against, option.fuzz_seed, [result])
-            base = Path(state.settings.report_dir) if state.settings.report_dir else \
-                Path("reports") / "fuzz" / f"{hello.name}-{hello.version}"
-            written = write_generated(found, report, state.corpus.features, base / "generated")
+            report = FuzzReport(state.settings.impl, option.fuzz_against, self.seed, [result])
+            if getattr(self.config, "workerinput", None) is None:
+                written = write_generated(found, report, state.corpus.features, _fuzz_base(state, hello) / "generated")
+                state.fuzz_fixtures.append(str(written))
+                shipped["written"] = True
+            else:
+                # The worker may run on another host: the controller writes the fixture.
+                written = f"{_fuzz_base(state, hello) / 'generated'} on the controller, at the end of the run"
             shrunk = yaml.safe_dump(found.input, sort_keys=False, default_flow_style=None, width=110).rstrip()
             lines = [f"{result.examples} generated cases; the implementation and {option.fuzz_against} disagree "
                      f"on this shrunk {self.component}.{self.operation} input:", "",

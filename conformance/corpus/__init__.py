@@ -12,6 +12,7 @@ line, case id, JSON pointer and rule, and every case that is sound is still load
 | matrix | parameter matrices and `{{param}}` substitution |
 | budget | how far one file may expand (values built, cases made) |
 | loader | reading files and cases, running the checks |
+| cache | the loaded whole corpus kept in the user's cache folder, keyed by its files and the harness |
 | records | `Corpus`, `BrokenCase` |
 | checks/ | one module per validation rule |
 | problem_report | problems grouped per base case, in file and line order |

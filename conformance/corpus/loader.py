@@ -11,6 +11,7 @@ from typing import Any
 
 import conformance.corpus.matrix as matrix
 from conformance import bounds, yamlload
+from conformance.corpus import cache
 from conformance.corpus.blocks import BlockError, Blocks, deep_merge
 from conformance.corpus.budget import Budget, matrix_rows
 from conformance.corpus.checks import (
@@ -232,6 +233,13 @@ def load(root: Path | None = None, paths: list[Path] | None = None, extra: Seque
     still checked against every other file of the corpus and the extra folders.
     """
     root = (root or corpus_dir()).resolve()
+    if not paths:
+        # The whole corpus is what most commands load; it is kept in the cache (cache.py).
+        return cache.load(root, extra, functools.partial(_load, root, None, extra))
+    return _load(root, paths, extra)
+
+
+def _load(root: Path, paths: list[Path] | None, extra: Sequence[Path]) -> Corpus:
     extras, setup_problems = prepare_extra(extra, root)
     loader = _Loader(root, extras)
     loader.problems.extend(setup_problems)
