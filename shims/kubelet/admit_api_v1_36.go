@@ -26,9 +26,3 @@ func (o *observed) AllocatePod(p *v1.Pod) error {
 func tmAdmit(_ context.Context, tm topologymanager.Manager, pod *v1.Pod, others []*v1.Pod) lifecycle.PodAdmitResult {
 	return tm.Admit(&lifecycle.PodAdmitAttributes{Pod: pod, OtherPods: others, Operation: lifecycle.AddOperation})
 }
-
-// The CPU manager's pod-level hints and AllocatePod for pods that set
-// spec.resources (PodLevelResourceManagers) exist from v1.36.
-func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.managers")
-}

@@ -82,9 +82,3 @@ func allocateFor(ctx context.Context, p topologymanager.HintProvider, pod *v1.Po
 func hintsFor(ctx context.Context, p topologymanager.HintProvider, pod *v1.Pod, c *v1.Container) {
 	p.GetTopologyHints(klog.FromContext(ctx), pod, c, lifecycle.AddOperation)
 }
-
-// The CPU manager's pod-level hints and AllocatePod for pods that set
-// spec.resources (PodLevelResourceManagers) exist from v1.36.
-func init() {
-	releaseFeatures = append(releaseFeatures, "kubelet.pod-level-resources.managers")
-}

@@ -2,7 +2,8 @@
 
 package main
 
-// The scopes have no pod-level path (PodLevelResourceManagers) before v1.36,
-// so admit_hints cannot drive pod-level resources; the suppliedProvider
-// methods these releases share with v1.36 are in admit_hints_api_pre137.go.
-var podLevelLeftOut = []string{"kubelet.pod-level-resources"}
+// The scopes, the CPU manager and the memory manager have no pod-level path
+// (PodLevelResourceManagers) before v1.36, so neither admit_hints nor admit
+// can drive pod-level resources; the suppliedProvider methods these releases
+// share with v1.36 are in admit_hints_api_pre137.go.
+var podLevelLeftOut = []string{"kubelet.pod-level-resources", "kubelet.pod-level-resources.managers"}
