@@ -274,13 +274,18 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
                                                               d.minor))
         if len(ordered) < request.count:
             raise _insufficient(node, request, affinity, usage)
-        # A joint allocation's secondary type takes up to one device per switch
-        # of the primary devices even when fewer were asked for (upstream
-        # device_allocator.go allocateDevices: the most it takes is the larger
-        # of the count and the number of preferred switches; fewer than the
-        # count is still a shortage).
-        chosen = ordered[:max(request.count, len(prefer))]
+        chosen = ordered[:secondary_take(request.count, prefer)]
     return _with_vfs(chosen, request, usage)
+
+
+def secondary_take(count: int, preferred_switches: set[str]) -> int:
+    """How many devices a type takes at most: a joint allocation's secondary
+    type takes up to one device per switch of the primary devices even when
+    fewer were asked for (upstream device_allocator.go allocateDevices: the
+    larger of the count and the number of preferred switches; fewer than the
+    count is still a shortage). Its own function so that the rule can be
+    reverted alone, as the fuzzing demonstration and its reach test do."""
+    return max(count, len(preferred_switches))
 
 
 def _round_robin(ordered: list[Device], prefer: set[str], rank) -> list[Device]:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 
 from conformance.fuzz.strategies import VALID
+from reference_impl import dispatch
+from reference_impl.koordinator import device_allocation
 
 JOINT = "scheduling.koordinator.sh/device-joint-allocate"
 
@@ -34,3 +36,28 @@ def test_a_bounded_run_draws_joint_requests_over_several_switches():
                  settings=settings(max_examples=300, database=None, derandomize=True, deadline=None,
                                    phases=[Phase.generate], suppress_health_check=list(HealthCheck)))
     assert _spans_switches_with_nics(found)
+
+
+def test_a_bounded_run_draws_inputs_the_joint_rule_decides(monkeypatch):
+    """The rule itself must change answers among the draws: over a derandomised
+    sample, the reference with the rule and with it reverted (a secondary type
+    takes only its count) answer some filter inputs differently."""
+    real = device_allocation.secondary_take
+    seen = {"drawn": 0, "decided": 0}
+
+    @settings(max_examples=200, database=None, derandomize=True, deadline=None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(VALID[("koordinator", "filter")])
+    def both_ways(data):
+        seen["drawn"] += 1
+        with_rule = dispatch.run("koordinator", "filter", data)
+        monkeypatch.setattr(device_allocation, "secondary_take", lambda count, preferred: count)
+        try:
+            reverted = dispatch.run("koordinator", "filter", data)
+        finally:
+            monkeypatch.setattr(device_allocation, "secondary_take", real)
+        seen["decided"] += with_rule != reverted
+
+    both_ways()
+    assert seen["drawn"] == 200
+    assert seen["decided"] / seen["drawn"] > 0

@@ -9,24 +9,30 @@ from .values import DEVICE_TYPES, as_json
 
 
 @st.composite
-def server_devices(draw, numa: list[int]):
+def server_devices(draw, numa: list[int], joint: bool = False):
     """A server's layout: every PCIe switch on one NUMA node, one or two GPUs
     under each, RDMA NICs under some switches only (none, one or two each), so
     several GPUs span several switches and the switches differ in their NICs,
     which joint allocation without a required scope tells apart. Drawn for
     filter only: on score inputs they meet, in most runs, v1.8.0's device score
     of a GPU share over GPUs of several NUMA nodes or of a partition, which
-    differs from the contract's and is not yet resolved."""
+    differs from the contract's and is not yet resolved.
+
+    `joint` draws the layouts where joint allocation without a required scope
+    takes more NICs than asked: two switches at least, and NICs under the
+    first two, so GPUs over several switches find a NIC under each."""
     out: list[dict] = []
     ids = numa or [None]
     gpu_minor = rdma_minor = 0
-    for index in range(draw(st.sampled_from((1, 2, 2, 3, 4)))):
+    switches = draw(st.sampled_from((2, 2, 3, 4) if joint else (1, 2, 2, 3, 4)))
+    for index in range(switches):
         pcie, nid = f"pci{index}", ids[index % len(ids)]
         for _ in range(draw(st.integers(1, 2))):
             out.append({"type": "gpu", "minor": gpu_minor, "numaNode": nid, "pcie": pcie,
                         "busID": f"0000:{0x10 + gpu_minor:02x}:00.0"})
             gpu_minor += 1
-        for _ in range(draw(st.sampled_from((0, 1, 1, 2)))):
+        nics = (1, 1, 2) if joint and index < 2 else (0, 1, 1, 2)
+        for _ in range(draw(st.sampled_from(nics))):
             nic = {"type": "rdma", "minor": rdma_minor, "numaNode": nid, "pcie": pcie,
                    "busID": f"0000:{0x20 + rdma_minor:02x}:00.0"}
             if draw(st.booleans()):

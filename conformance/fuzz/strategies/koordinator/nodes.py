@@ -46,7 +46,10 @@ def placed_pods(draw, topology: dict | None, free: list[int], numa: list[int], n
 
 
 @st.composite
-def node(draw, name: str = "node", server_layouts: bool = False):
+def node(draw, name: str = "node", server_layouts: bool = False, joint_layout: bool = False):
+    """`joint_layout` gives the node a server layout drawn for joint allocation
+    (see server_devices) and no GPU held by a placed pod, so that a joint pod
+    can fit; everything else is drawn as for any node."""
     topology = draw(st.one_of(cpu_topology(), st.none()) if draw(st.integers(0, 9)) == 0 else cpu_topology())
     cpu_ids = sorted(c["id"] for c in cpus_of(topology)) if topology else []
     ids = numa_ids(topology) if topology else [0, 1]
@@ -91,7 +94,10 @@ def node(draw, name: str = "node", server_layouts: bool = False):
         spec["numaNodes"] = []
     if draw(st.integers(0, 4)) == 0:
         spec["allocatable"] = {"cpu": str(draw(st.integers(1, 32))), "memory": f"{draw(st.integers(8, 128))}Gi"}
-    if server_layouts:
+    if joint_layout:
+        server = True
+        node_devices = draw(server_devices(numa, joint=True))
+    elif server_layouts:
         layout = SERVER_LAYOUT_DRAW[draw(st.integers(0, 5))]
         server = layout == "server"
         node_devices = [] if layout == "none" else draw(server_devices(numa)) if server else draw(devices(numa))
@@ -103,6 +109,9 @@ def node(draw, name: str = "node", server_layouts: bool = False):
         # existed: a whole partition of shared GPUs is scored otherwise by v1.8.0
         # (an open difference), and these layouts would meet it in most runs.
         labels.pop(ann.LABEL_GPU_MODEL, None)
+    if joint_layout:
+        # Honoured partitions need a table these layouts never have.
+        labels.pop(ann.LABEL_GPU_PARTITION_POLICY, None)
     if node_devices:
         spec["devices"] = node_devices
         gpu_minors = [d["minor"] for d in node_devices if d["type"] == "gpu"]
@@ -111,7 +120,8 @@ def node(draw, name: str = "node", server_layouts: bool = False):
             if draw(st.booleans()):
                 spec["deviceLabels"] = {ann.LABEL_GPU_PARTITION_POLICY: draw(st.sampled_from(("Honor", "Prefer")))}
     free = [c for c in cpu_ids if c not in reserved]
-    pods = draw(placed_pods(topology, free, numa, node_devices))
+    held = [d for d in node_devices if d["type"] != "gpu"] if joint_layout else node_devices
+    pods = draw(placed_pods(topology, free, numa, held))
     if pods:
         spec["pods"] = pods
     return spec

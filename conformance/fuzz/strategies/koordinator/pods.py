@@ -158,3 +158,27 @@ def pod(draw, device_types=DEVICE_TYPES, joint_pods: bool = False):
         containers.append({"name": "sidecar", "resources": {"requests": side, "limits": side}})
     spec["containers"] = containers
     return spec
+
+
+@st.composite
+def joint_fitting_pod(draw, gpus: int):
+    """A pod that asks, jointly and without a required scope, for two or more
+    of the node's `gpus` whole GPUs and for one NIC (or a share of one), and
+    nothing that would keep it off a server layout drawn for it: no device
+    hint, no partition spec. Its CPU, memory, QoS and NUMA annotations are
+    drawn as for any pod, so it still fits only most of the time. GPUs over
+    several switches with fewer NICs asked than switches are where the
+    secondary type takes more than its count."""
+    spec = draw(pod(device_types=()))
+    # Every GPU of the node twice as often as two: all of them span every
+    # switch, where two may share one.
+    asked = {"nvidia.com/gpu": str(draw(st.sampled_from((2, max(2, gpus), max(2, gpus))))),
+             "koordinator.sh/rdma": draw(st.sampled_from(("1", "100", "100", "50")))}
+    resources = spec["containers"][0]["resources"]
+    for key in ("requests", "limits"):
+        resources[key] = {**resources[key], **asked}
+    joint_spec: dict = {"deviceTypes": ["gpu", "rdma"]}
+    if draw(st.booleans()):
+        joint_spec["requiredScope"] = ""
+    spec["annotations"] = {**spec["annotations"], ann.DEVICE_JOINT_ALLOCATE: as_json(joint_spec)}
+    return spec
