@@ -16,16 +16,20 @@ Two things keep the measurement about the reference alone:
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
+import sys
+import types
 from pathlib import Path
 
 from conformance import quantity as harness_quantity
 
-_SOURCE = Path(os.environ["TOPOCONF_MUTATION_SOURCE"]) / "reference_impl" / "quantity.py"
-_spec = importlib.util.spec_from_file_location("_unmutated_reference_quantity", _SOURCE)
-_unmutated = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_unmutated)
+# The unmutated reference_impl/ under another package name, so its relative
+# imports resolve to unmutated modules too and the mutated package is untouched.
+_package = types.ModuleType("_unmutated_reference_impl")
+_package.__path__ = [str(Path(os.environ["TOPOCONF_MUTATION_SOURCE"]) / "reference_impl")]
+sys.modules[_package.__name__] = _package
+_unmutated = importlib.import_module("_unmutated_reference_impl.quantity")
 harness_quantity.parse = _unmutated.parse
 harness_quantity.is_quantity = _unmutated.is_quantity
 harness_quantity.QuantityError = _unmutated.QuantityError
