@@ -272,3 +272,26 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
                       f" corpus: {r['corpus']}, unit: {r['unit']}){extra}{fuzz}", "",
                       "```diff", r["diff"], "```", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def write_index(components, work_root: Path, out: Path) -> Path:
+    """reports/mutation/README.md: one row per component, run or not."""
+    lines = ["# Mutation scores of the reference", "",
+             "Killed by the corpus alone, over the non-equivalent mutants checked "
+             "(`python benchmarks/mutation/run.py report`; see README.md, Mutation testing).", "",
+             "| component | generated | checked | killed by corpus (+ timed out) | killed only by unit tests "
+             "| survived | equivalent | corpus score | run |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for component in components:
+        work = work_root / component.name
+        if not (work / "corpus" / "mutants").exists():
+            lines.append(f"| {component.name} | - | - | - | - | - | - | - | not run |")
+            continue
+        s, _, _ = summarize(component, work)
+        state = "complete" if s.not_checked == 0 else f"partial ({s.not_checked} not checked)"
+        lines.append(f"| {component.name} | {s.generated} | {s.generated - s.not_checked} | "
+                     f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_only_by_unit_tests} | {s.survived} | "
+                     f"{s.equivalent} | {_pct(s.corpus_score)} | {state} |")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "README.md").write_text("\n".join(lines) + "\n")
+    return out / "README.md"

@@ -29,7 +29,7 @@ WORK = ROOT / ".mutation"
 sys.path.insert(0, str(HERE))
 
 from components import COMPONENTS, Component  # noqa: E402
-from results import load_pass, write_report  # noqa: E402
+from results import load_pass, write_index, write_report  # noqa: E402
 
 # What mutmut copies into its mutants/ folder beside reference_impl/: the
 # harness, the corpus and the schemas the corpus is checked against.
@@ -158,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             print(write_report(component, WORK / name, ROOT / "reports" / "mutation"))
         else:
             clean(component)
+    if args.command == "report":
+        print(write_index(COMPONENTS.values(), WORK, ROOT / "reports" / "mutation"))
     return 0
 
 
