@@ -51,6 +51,7 @@ def fuzz_survivors(component, work: Path, examples: int, limit: int | None) -> N
     corpus = load_pass(work / "corpus")
     survivors = sorted(n for n, s in corpus.items() if s in ("survived", "no tests"))
     equivalent = load_equivalent()
+    # Malformed-input mutants are the invalid-input run's business, not this one's.
     candidates = [m.name for m in describe(work / "corpus", survivors)
                   if not any(e.matches(m) for e in equivalent)]
     todo = [n for n in candidates if n not in verdicts][:limit]

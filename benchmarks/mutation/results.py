@@ -116,12 +116,21 @@ def describe(folder: Path, names: list[str]) -> list[Mutant]:
         os.chdir(cwd)
 
 
+# An entry's kind: "equivalent" cannot change an answer the contract judges;
+# "malformed-input" changes only whether input the input schemas already rule
+# out is refused, which no corpus case can hold (the corpus holds valid input;
+# `topoconf fuzz --invalid` is the line for those). Both leave the score's
+# denominator, and the report counts them apart.
+KINDS = ("equivalent", "malformed-input")
+
+
 @dataclass
 class EquivalentEntry:
     file: str
     function: str
     change: str
     reason: str
+    kind: str = "equivalent"
 
     def matches(self, mutant: Mutant) -> bool:
         mine = "\n".join(line[0] + line[1:].strip() for line in self.change.strip().splitlines())
@@ -140,7 +149,10 @@ def load_equivalent(path: Path = EQUIVALENT_FILE) -> list[EquivalentEntry]:
         if missing:
             raise SystemExit(f"{path}: equivalent[{i}]: field(s) {', '.join(missing)} missing or empty "
                              f"(every entry needs file, function, change and a one-line reason)")
-        entries.append(EquivalentEntry(raw["file"], raw["function"], raw["change"], raw["reason"].strip()))
+        kind = raw.get("kind", "equivalent")
+        if kind not in KINDS:
+            raise SystemExit(f"{path}: equivalent[{i}]: kind {kind!r} is none of {', '.join(KINDS)}")
+        entries.append(EquivalentEntry(raw["file"], raw["function"], raw["change"], raw["reason"].strip(), kind))
     return entries
 
 
@@ -153,12 +165,13 @@ class Summary:
     killed_only_by_unit_tests: int = 0
     survived: int = 0
     equivalent: int = 0
+    malformed_input: int = 0
     not_checked: int = 0
     other: dict = field(default_factory=dict)
 
     @property
     def non_equivalent(self) -> int:
-        return self.generated - self.equivalent - self.not_checked
+        return self.generated - self.equivalent - self.malformed_input - self.not_checked
 
     @property
     def corpus_score(self) -> float | None:
@@ -188,9 +201,13 @@ def summarize(component, work: Path) -> tuple[Summary, list[dict], dict]:
             summary.not_checked += 1
         elif status in ("survived", "no tests"):
             mutant = described[name]
-            reason = next((e.reason for e in equivalent if e.matches(mutant)), None)
+            entry = next((e for e in equivalent if e.matches(mutant)), None)
+            reason = entry.reason if entry else None
             unit_status = unit.get(name, "not checked")
-            if reason is not None:
+            if entry is not None and entry.kind == "malformed-input":
+                summary.malformed_input += 1
+                verdict = "malformed-input"
+            elif entry is not None:
                 summary.equivalent += 1
                 verdict = "equivalent"
             elif unit_status in ("killed", "timeout"):
@@ -211,7 +228,7 @@ def write_report(component, work: Path, out: Path) -> Path:
     timing_path = work / "timing.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {}
     out.mkdir(parents=True, exist_ok=True)
-    fuzzed = [r for r in rows if r["verdict"] != "equivalent" and r["fuzz"] is not None]
+    fuzzed = [r for r in rows if r["verdict"] in ("survived", "killed only by unit tests") and r["fuzz"] is not None]
     fuzz_killed = sum(1 for r in fuzzed if r["fuzz"]["found"])
     document = {
         "component": component.name,
@@ -243,11 +260,13 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
              f"| killed only by the unit/property tests | {s.killed_only_by_unit_tests} |",
              f"| survived both | {s.survived} |",
              f"| equivalent (benchmarks/mutation/equivalent.yaml) | {s.equivalent} |",
+             f"| only change whether malformed input is refused (same file, kind malformed-input) "
+             f"| {s.malformed_input} |",
              f"| not checked yet | {s.not_checked} |"]
     lines += [f"| {k} | {v} |" for k, v in sorted(s.other.items())]
     checked = s.non_equivalent
     lines += ["", f"**Killed by the corpus alone: {_pct(s.corpus_score)}** of the {checked} non-equivalent "
-              f"mutants checked (killed + timed out, over generated - equivalent - not checked).", ""]
+              f"mutants checked (killed + timed out, over generated - equivalent - malformed-input - not checked).", ""]
     if fuzzed:
         lines += [f"Fuzzer as a second line: a bounded `topoconf fuzz` run of the reference against each mutant "
                   f"found {fuzz_killed} of the {len(fuzzed)} non-equivalent corpus survivors it was run on.", ""]
@@ -259,12 +278,13 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
         lines.append("")
     groups = [("Survived both the corpus and the unit tests", "survived"),
               ("Killed only by the unit/property tests (the corpus misses them)", "killed only by unit tests"),
-              ("Equivalent", "equivalent")]
+              ("Equivalent", "equivalent"),
+              ("Only change whether malformed input is refused", "malformed-input")]
     for title, verdict in groups:
         chosen = [r for r in rows if r["verdict"] == verdict]
         lines += [f"## {title} ({len(chosen)})", ""]
         for r in chosen:
-            extra = f" — equivalent: {r['equivalent_reason']}" if verdict == "equivalent" else ""
+            extra = f" — {verdict}: {r['equivalent_reason']}" if r["equivalent_reason"] else ""
             fuzz = ""
             if r["fuzz"] is not None:
                 fuzz = " — fuzzer: " + ("found it" if r["fuzz"]["found"] else "did not find it")
@@ -280,18 +300,18 @@ def write_index(components, work_root: Path, out: Path) -> Path:
              "Killed by the corpus alone, over the non-equivalent mutants checked "
              "(`python benchmarks/mutation/run.py report`; see README.md, Mutation testing).", "",
              "| component | generated | checked | killed by corpus (+ timed out) | killed only by unit tests "
-             "| survived | equivalent | corpus score | run |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| survived | equivalent | malformed input | corpus score | run |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for component in components:
         work = work_root / component.name
         if not (work / "corpus" / "mutants").exists():
-            lines.append(f"| {component.name} | - | - | - | - | - | - | - | not run |")
+            lines.append(f"| {component.name} | - | - | - | - | - | - | - | - | not run |")
             continue
         s, _, _ = summarize(component, work)
         state = "complete" if s.not_checked == 0 else f"partial ({s.not_checked} not checked)"
         lines.append(f"| {component.name} | {s.generated} | {s.generated - s.not_checked} | "
                      f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_only_by_unit_tests} | {s.survived} | "
-                     f"{s.equivalent} | {_pct(s.corpus_score)} | {state} |")
+                     f"{s.equivalent} | {s.malformed_input} | {_pct(s.corpus_score)} | {state} |")
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_text("\n".join(lines) + "\n")
     return out / "README.md"
