@@ -45,7 +45,8 @@ def fuzz_one(work: Path, name: str, components: list[str], examples: int) -> dic
             "stderr_tail": done.stderr.strip().splitlines()[-1:] if done.returncode not in (0, 1) else []}
 
 
-def fuzz_survivors(component, work: Path, examples: int, limit: int | None) -> None:
+def fuzz_survivors(component, work: Path, examples: int, limit: int | None,
+                   components: list[str] | None = None, only: list[str] | None = None) -> None:
     path = work / "fuzz.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
     corpus = load_pass(work / "corpus")
@@ -54,9 +55,12 @@ def fuzz_survivors(component, work: Path, examples: int, limit: int | None) -> N
     # Malformed-input mutants are the invalid-input run's business, not this one's.
     candidates = [m.name for m in describe(work / "corpus", survivors)
                   if not any(e.matches(m) for e in equivalent)]
+    if only:
+        # Named mutants may be ones a corpus case added since the pass now kills.
+        candidates = list(only)
     todo = [n for n in candidates if n not in verdicts][:limit]
     for i, name in enumerate(todo, 1):
-        verdicts[name] = fuzz_one(work, name, _fuzz_components(component), examples)
+        verdicts[name] = fuzz_one(work, name, components or _fuzz_components(component), examples)
         path.write_text(json.dumps(verdicts, indent=2, sort_keys=True) + "\n")
         print(f"[{i}/{len(todo)}] {name}: {'found' if verdicts[name]['found'] else 'not found'} "
               f"({verdicts[name]['seconds']}s)", flush=True)

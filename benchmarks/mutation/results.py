@@ -163,6 +163,7 @@ class Summary:
     killed_by_corpus: int = 0
     timeout_in_corpus: int = 0
     killed_only_by_unit_tests: int = 0
+    killed_by_cases_added_since: int = 0
     survived: int = 0
     equivalent: int = 0
     malformed_input: int = 0
@@ -172,6 +173,11 @@ class Summary:
     @property
     def non_equivalent(self) -> int:
         return self.generated - self.equivalent - self.malformed_input - self.not_checked
+
+    @property
+    def score_with_added_cases(self) -> float | None:
+        detected = self.killed_by_corpus + self.timeout_in_corpus + self.killed_by_cases_added_since
+        return detected / self.non_equivalent if self.non_equivalent else None
 
     @property
     def corpus_score(self) -> float | None:
@@ -187,6 +193,7 @@ def summarize(component, work: Path) -> tuple[Summary, list[dict], dict]:
     corpus = load_pass(work / "corpus")
     unit = load_pass(work / "unit") if (work / "unit" / "mutants").exists() else {}
     fuzz = json.loads((work / "fuzz.json").read_text()) if (work / "fuzz.json").exists() else {}
+    recheck = json.loads((work / "recheck.json").read_text()) if (work / "recheck.json").exists() else {}
     equivalent = load_equivalent()
     summary = Summary(component.name, generated=len(corpus))
     corpus_survivors = sorted(n for n, s in corpus.items() if s in ("survived", "no tests"))
@@ -210,6 +217,9 @@ def summarize(component, work: Path) -> tuple[Summary, list[dict], dict]:
             elif entry is not None:
                 summary.equivalent += 1
                 verdict = "equivalent"
+            elif recheck.get(name, {}).get("killed"):
+                summary.killed_by_cases_added_since += 1
+                verdict = "killed by a case added since"
             elif unit_status in ("killed", "timeout"):
                 summary.killed_only_by_unit_tests += 1
                 verdict = "killed only by unit tests"
@@ -217,6 +227,7 @@ def summarize(component, work: Path) -> tuple[Summary, list[dict], dict]:
                 summary.survived += 1
                 verdict = "survived"
             rows.append({**asdict(mutant), "corpus": status, "unit": unit_status, "verdict": verdict,
+                         "added_case": recheck.get(name, {}).get("fixtures") if verdict.startswith("killed by a") else None,
                          "equivalent_reason": reason, "fuzz": fuzz.get(name)})
         else:
             summary.other[status] = summary.other.get(status, 0) + 1
@@ -228,7 +239,8 @@ def write_report(component, work: Path, out: Path) -> Path:
     timing_path = work / "timing.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {}
     out.mkdir(parents=True, exist_ok=True)
-    fuzzed = [r for r in rows if r["verdict"] in ("survived", "killed only by unit tests") and r["fuzz"] is not None]
+    fuzzed = [r for r in rows if r["verdict"] in ("survived", "killed only by unit tests", "killed by a case added since")
+              and r["fuzz"] is not None]
     fuzz_killed = sum(1 for r in fuzzed if r["fuzz"]["found"])
     document = {
         "component": component.name,
@@ -236,7 +248,8 @@ def write_report(component, work: Path, out: Path) -> Path:
         "corpus": list(component.corpus),
         "unit_tests": list(component.unit),
         "summary": {**asdict(summary), "non_equivalent": summary.non_equivalent,
-                    "corpus_score": summary.corpus_score},
+                    "corpus_score": summary.corpus_score,
+                    "score_with_added_cases": summary.score_with_added_cases},
         "fuzz": {"survivors_fuzzed": len(fuzzed), "found_by_fuzzer": fuzz_killed},
         "timing": timing,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
@@ -257,6 +270,8 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
              f"| generated | {s.generated} |",
              f"| killed by the corpus | {s.killed_by_corpus} |",
              f"| timed out under the corpus (counted as killed) | {s.timeout_in_corpus} |",
+             f"| survived the corpus, killed by a case added since (`run.py recheck`) | "
+             f"{s.killed_by_cases_added_since} |",
              f"| killed only by the unit/property tests | {s.killed_only_by_unit_tests} |",
              f"| survived both | {s.survived} |",
              f"| equivalent (benchmarks/mutation/equivalent.yaml) | {s.equivalent} |",
@@ -266,7 +281,8 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
     lines += [f"| {k} | {v} |" for k, v in sorted(s.other.items())]
     checked = s.non_equivalent
     lines += ["", f"**Killed by the corpus alone: {_pct(s.corpus_score)}** of the {checked} non-equivalent "
-              f"mutants checked (killed + timed out, over generated - equivalent - malformed-input - not checked).", ""]
+              f"mutants checked (killed + timed out, over generated - equivalent - malformed-input - not checked); "
+              f"with the cases added since: {_pct(s.score_with_added_cases)}.", ""]
     if fuzzed:
         lines += [f"Fuzzer as a second line: a bounded `topoconf fuzz` run of the reference against each mutant "
                   f"found {fuzz_killed} of the {len(fuzzed)} non-equivalent corpus survivors it was run on.", ""]
@@ -277,6 +293,7 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
                          f"{t['mutants_run']} mutants run")
         lines.append("")
     groups = [("Survived both the corpus and the unit tests", "survived"),
+              ("Survived the corpus pass, killed by a case added since", "killed by a case added since"),
               ("Killed only by the unit/property tests (the corpus misses them)", "killed only by unit tests"),
               ("Equivalent", "equivalent"),
               ("Only change whether malformed input is refused", "malformed-input")]
@@ -299,19 +316,21 @@ def write_index(components, work_root: Path, out: Path) -> Path:
     lines = ["# Mutation scores of the reference", "",
              "Killed by the corpus alone, over the non-equivalent mutants checked "
              "(`python benchmarks/mutation/run.py report`; see README.md, Mutation testing).", "",
-             "| component | generated | checked | killed by corpus (+ timed out) | killed only by unit tests "
-             "| survived | equivalent | malformed input | corpus score | run |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| component | generated | checked | killed by corpus (+ timed out) | killed by cases added since "
+             "| killed only by unit tests | survived | equivalent | malformed input | corpus score "
+             "| with added cases | run |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for component in components:
         work = work_root / component.name
         if not (work / "corpus" / "mutants").exists():
-            lines.append(f"| {component.name} | - | - | - | - | - | - | - | - | not run |")
+            lines.append(f"| {component.name} | - | - | - | - | - | - | - | - | - | - | not run |")
             continue
         s, _, _ = summarize(component, work)
         state = "complete" if s.not_checked == 0 else f"partial ({s.not_checked} not checked)"
         lines.append(f"| {component.name} | {s.generated} | {s.generated - s.not_checked} | "
-                     f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_only_by_unit_tests} | {s.survived} | "
-                     f"{s.equivalent} | {s.malformed_input} | {_pct(s.corpus_score)} | {state} |")
+                     f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_by_cases_added_since} | "
+                     f"{s.killed_only_by_unit_tests} | {s.survived} | {s.equivalent} | {s.malformed_input} | "
+                     f"{_pct(s.corpus_score)} | {_pct(s.score_with_added_cases)} | {state} |")
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_text("\n".join(lines) + "\n")
     return out / "README.md"

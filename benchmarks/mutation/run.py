@@ -125,6 +125,16 @@ def run(component: Component, max_children: int, passes: list[str]) -> None:
                 sys.exit(f"{component.name}: the unit pass stopped with exit code {code}; rerun to resume")
 
 
+def recheck(component: Component, fixtures: list[str], only: list[str] | None) -> None:
+    work = WORK / component.name
+    names = only or sorted(m for m, s in load_pass(work / "corpus").items() if s in ("survived", "no tests"))
+    path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
+    command = ["nice", "-n", "19", sys.executable, str(HERE / "recheck.py"), str(work), str(ROOT), *fixtures,
+               "--", *names]
+    subprocess.check_call(command, env=env)
+
+
 def _checked(statuses: dict[str, str]) -> int:
     return sum(1 for s in statuses.values() if s != "not checked")
 
@@ -135,7 +145,7 @@ def clean(component: Component) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["run", "fuzz", "report", "clean"])
+    parser.add_argument("command", choices=["run", "recheck", "fuzz", "report", "clean"])
     parser.add_argument("components", nargs="*", default=list(COMPONENTS), metavar="component",
                         help=f"any of {', '.join(COMPONENTS)} (default: all, in that order)")
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
@@ -143,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="run only this pass (repeatable; default both)")
     parser.add_argument("--examples", type=int, default=200, help="fuzz: generated cases per operation")
     parser.add_argument("--limit", type=int, default=None, help="fuzz: at most this many survivors")
+    parser.add_argument("--fuzz-component", action="append", default=None,
+                        help="fuzz: only this component's operations (repeatable; default: the component's corpus)")
+    parser.add_argument("--only", action="append", default=None,
+                        help="fuzz, recheck: only these mutants (repeatable)")
+    parser.add_argument("--fixture", action="append", default=None,
+                        help="recheck: a fixture file written since the corpus pass (repeatable)")
     args = parser.parse_args(argv)
     unknown = [c for c in args.components if c not in COMPONENTS]
     if unknown:
@@ -153,7 +169,11 @@ def main(argv: list[str] | None = None) -> int:
             run(component, args.max_children, args.passes or ["corpus", "unit"])
         elif args.command == "fuzz":
             from fuzz_survivors import fuzz_survivors  # noqa: PLC0415
-            fuzz_survivors(component, WORK / name, args.examples, args.limit)
+            fuzz_survivors(component, WORK / name, args.examples, args.limit, args.fuzz_component, args.only)
+        elif args.command == "recheck":
+            if not args.fixture:
+                parser.error("recheck needs --fixture FILE (the cases written since the corpus pass)")
+            recheck(component, args.fixture, args.only)
         elif args.command == "report":
             print(write_report(component, WORK / name, ROOT / "reports" / "mutation"))
         else:
