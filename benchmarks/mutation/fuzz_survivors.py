@@ -33,7 +33,8 @@ def fuzz_one(work: Path, name: str, components: list[str], examples: int) -> dic
                    "--component", ",".join(components), "--examples", str(examples),
                    "--report-dir", str(Path(scratch) / "report"), "--out", str(Path(scratch) / "generated")]
         started = time.monotonic()
-        done = subprocess.run(command, capture_output=True, text=True)
+        # Run from the scratch folder: `-m` puts the working folder first on sys.path.
+        done = subprocess.run(command, capture_output=True, text=True, cwd=scratch)
         seconds = time.monotonic() - started
         report = Path(scratch) / "report" / "fuzz.json"
         disagreements = []

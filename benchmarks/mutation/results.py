@@ -258,11 +258,29 @@ def write_report(component, work: Path, out: Path) -> Path:
         "mutants_not_killed_by_corpus": rows,
     }
     (out / f"{component.name}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    (out / f"{component.name}.md").write_text(_markdown(component, summary, rows, timing, fuzzed, fuzz_killed))
+    before_path = work / "fuzz-before.json"
+    before = json.loads(before_path.read_text()) if before_path.exists() else {}
+    document["fuzz"]["before_strategy_change"] = before
+    (out / f"{component.name}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    (out / f"{component.name}.md").write_text(_markdown(component, summary, rows, timing, fuzzed, fuzz_killed, before, fuzz))
     return out / f"{component.name}.md"
 
 
-def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) -> str:
+def _fuzz_table(after: dict, before: dict) -> list[str]:
+    if not after and not before:
+        return []
+    lines = ["## Fuzzer runs against single mutants", "",
+             "| mutant | examples per operation | before the strategy change | after |", "| --- | --- | --- | --- |"]
+    for name in sorted(set(after) | set(before)):
+        def verdict(v):
+            return "-" if v is None else ("found" if v["found"] else "not found") + f" ({v['seconds']:.0f} s)"
+        examples = (after.get(name) or before.get(name))["examples_per_operation"]
+        lines.append(f"| `{name.rpartition('.')[2]}` | {examples} | {verdict(before.get(name))} | "
+                     f"{verdict(after.get(name))} |")
+    return lines + [""]
+
+
+def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed, before, fuzz=None) -> str:
     s = summary
     lines = [f"# Mutation testing: {component.name}", "",
              f"Mutated: {', '.join(f'`{p}`' for p in component.sources)}. Corpus: "
@@ -288,12 +306,18 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed) ->
     if fuzzed:
         lines += [f"Fuzzer as a second line: a bounded `topoconf fuzz` run of the reference against each mutant "
                   f"found {fuzz_killed} of the {len(fuzzed)} non-equivalent corpus survivors it was run on.", ""]
+    if before:
+        found = sum(1 for v in before.values() if v["found"])
+        lines += [f"Before the strategies were changed for them (`fuzz-before.json`), the same runs found {found} of "
+                  f"{len(before)}.", ""]
     if timing:
         lines += ["Time on this machine (2 shared cores, `nice -n 19`, 2 mutants at once):", ""]
         for pass_name, t in timing.items():
             lines.append(f"- {pass_name} pass: {t['seconds'] / 60:.1f} min wall over {t['sessions']} session(s), "
                          f"{t['mutants_run']} mutants run")
         lines.append("")
+    fuzz_all = _fuzz_table(fuzz or {}, before)
+    lines += fuzz_all
     groups = [("Survived both the corpus and the unit tests", "survived"),
               ("Survived the corpus pass, killed by a case added since", "killed by a case added since"),
               ("Killed only by the unit/property tests (the corpus misses them)", "killed only by unit tests"),
