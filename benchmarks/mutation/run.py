@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -106,9 +107,11 @@ def run(component: Component, max_children: int, passes: list[str]) -> None:
         folder = prepare(component, "corpus")
         before = load_pass(folder)
         started = time.monotonic()
-        code = _mutmut(folder, [], max_children)
-        after = load_pass(folder)
-        _add_time(component, "corpus", time.monotonic() - started, _checked(after) - _checked(before))
+        try:
+            code = _mutmut(folder, [], max_children)
+        finally:  # an interrupted session's time still counts
+            after = load_pass(folder)
+            _add_time(component, "corpus", time.monotonic() - started, _checked(after) - _checked(before))
         if code != 0:
             sys.exit(f"{component.name}: the corpus pass stopped with exit code {code}; rerun to resume")
     if "unit" in passes:
@@ -119,8 +122,10 @@ def run(component: Component, max_children: int, passes: list[str]) -> None:
         todo = [m for m in survivors if done.get(m) in (None, "not checked")]
         if todo:
             started = time.monotonic()
-            code = _mutmut(folder, todo, max_children)
-            _add_time(component, "unit", time.monotonic() - started, len(todo))
+            try:
+                code = _mutmut(folder, todo, max_children)
+            finally:
+                _add_time(component, "unit", time.monotonic() - started, len(todo))
             if code != 0:
                 sys.exit(f"{component.name}: the unit pass stopped with exit code {code}; rerun to resume")
 
@@ -160,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fixture", action="append", default=None,
                         help="recheck: a fixture file written since the corpus pass (repeatable)")
     args = parser.parse_args(argv)
+    # A stopped campaign (kill PID) ends like ^C: the finally blocks record its time.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     unknown = [c for c in args.components if c not in COMPONENTS]
     if unknown:
         parser.error(f"unknown component(s) {', '.join(unknown)}; known: {', '.join(COMPONENTS)}")
