@@ -352,6 +352,9 @@ def write_index(components, work_root: Path, out: Path) -> Path:
             lines.append(f"| {component.name} | - | - | - | - | - | - | - | - | - | - | not run |")
             continue
         s, _, _ = summarize(component, work)
+        if s.not_checked == s.generated:
+            lines.append(f"| {component.name} | {s.generated} | 0 | - | - | - | - | - | - | - | - | not run yet |")
+            continue
         state = "complete" if s.not_checked == 0 else f"partial ({s.not_checked} not checked)"
         lines.append(f"| {component.name} | {s.generated} | {s.generated - s.not_checked} | "
                      f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_by_cases_added_since} | "

@@ -182,7 +182,10 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("recheck needs --fixture FILE (the cases written since the corpus pass)")
             recheck(component, args.fixture, args.only)
         elif args.command == "report":
-            print(write_report(component, WORK / name, ROOT / "reports" / "mutation"))
+            if any(status != "not checked" for status in load_pass(WORK / name / "corpus").values()):
+                print(write_report(component, WORK / name, ROOT / "reports" / "mutation"))
+            else:
+                print(f"{name}: no mutant checked yet; no report written")
         else:
             clean(component)
     if args.command == "report":
