@@ -26,6 +26,14 @@ def taint(draw):
 NODE_ODDITY_DRAW = {1: "no-flavor-label", 2: "no-top-level-label", 3: "cordoned", 4: "no-pods-allocatable",
                     5: "not-ready", 6: "no-conditions"}
 
+# One node in eight has its memory written at the quantity grammar's edges: an
+# exponent, a value below one nano unit (1n, so 1 byte), zero written with an
+# exponent, half a byte, a decimal suffix. A parser can get these wrong while
+# every round value above still reads right. All of them add up without
+# overflow; the int64 cap (8Ei) would not, and the corpus pins it instead
+# (fixtures/kueue/quantity-grammar.yaml).
+EDGE_MEMORY = ("1e-10001", "0e-10001", "0.5", "1.5e1", "1E3", "64e9", "68719476736e0", "16G")
+
 
 @st.composite
 def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = False):
@@ -44,8 +52,9 @@ def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = Fa
         spec["unschedulable"] = True
     if not healthy and draw(st.integers(0, 5)) == 0:
         spec["taints"] = [draw(taint())]
+    memory = draw(st.sampled_from(("16Gi", "32Gi", "64Gi") if draw(st.integers(0, 7)) else EDGE_MEMORY))
     allocatable = {"cpu": draw(st.sampled_from(("4", "8", "16", "16", "32", "3500m"))),
-                   "memory": draw(st.sampled_from(("16Gi", "32Gi", "64Gi"))),
+                   "memory": memory,
                    "pods": draw(st.sampled_from(("110", "110", "110", "4", "8")))}
     if draw(st.integers(0, 3)) == 0:
         allocatable["nvidia.com/gpu"] = str(draw(st.integers(0, 8)))

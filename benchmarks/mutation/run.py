@@ -1,0 +1,197 @@
+"""Mutation testing of reference_impl/ with the corpus as the test suite.
+
+    python benchmarks/mutation/run.py run kubelet        # corpus pass, then unit pass on its survivors
+    python benchmarks/mutation/run.py fuzz kubelet       # bounded differential fuzzing of the survivors
+    python benchmarks/mutation/run.py report kubelet     # reports/mutation/kubelet.{md,json}
+
+Each component has two mutmut work folders under .mutation/<component>/:
+`corpus/` runs every mutant against the component's corpus cases (the pytest
+plugin, in-process reference), `unit/` runs only the corpus's survivors
+against the reference's own unit and property tests. mutmut keeps its verdicts
+in each folder, so an interrupted run resumes where it stopped. README.md,
+"Mutation testing", says what the numbers mean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+WORK = ROOT / ".mutation"
+sys.path.insert(0, str(HERE))
+
+from components import COMPONENTS, Component  # noqa: E402
+from results import load_pass, write_index, write_report  # noqa: E402
+
+# What mutmut copies into its mutants/ folder beside reference_impl/: the
+# harness, the corpus and the schemas the corpus is checked against.
+LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests")
+
+
+def _toml_list(items) -> str:
+    return "[" + ", ".join(json.dumps(str(i)) for i in items) + "]"
+
+
+def _pyproject(component: Component, pass_name: str, folder: Path) -> str:
+    if pass_name == "corpus":
+        selection = component.corpus
+        # The corpus cases against the in-process reference; reports go to a
+        # scratch folder inside the work folder.
+        extra = ["-p", "harness_plugin", "--impl", "reference", "--no-expectations",
+                 "--report-dir", str(folder / "topoconf-report")]
+    else:
+        selection = component.unit
+        extra = []
+    return "\n".join([
+        "[tool.mutmut]",
+        'source_paths = ["reference_impl"]',
+        f"only_mutate = {_toml_list(component.sources)}",
+        f"also_copy = {_toml_list(LINKED[1:])}",
+        f"pytest_add_cli_args = {_toml_list(['-p', 'no:cacheprovider', *extra])}",
+        f"pytest_add_cli_args_test_selection = {_toml_list(selection)}",
+        "use_git_change_detection = false",
+        "",
+        "[tool.pytest.ini_options]",
+        'addopts = "-p no:cacheprovider"',
+        "",
+    ])
+
+
+def prepare(component: Component, pass_name: str) -> Path:
+    folder = WORK / component.name / pass_name
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in LINKED:
+        link = folder / name
+        if not link.exists():
+            link.symlink_to(ROOT / name)
+    (folder / "pyproject.toml").write_text(_pyproject(component, pass_name, folder))
+    mutants = folder / "mutants"
+    mutants.mkdir(exist_ok=True)
+    # mutmut names a corpus case by its node id, which is relative to the
+    # corpus (kubelet/x.yaml::id); these links let pytest find it again.
+    for comp in ("kubelet", "koordinator", "kueue"):
+        link = mutants / comp
+        if not link.exists():
+            link.symlink_to(Path("fixtures") / comp)
+    return folder
+
+
+def _mutmut(folder: Path, names: list[str], max_children: int) -> int:
+    path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
+    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
+    return subprocess.call(command, cwd=folder, env=env)
+
+
+def _add_time(component: Component, pass_name: str, seconds: float, mutants: int) -> None:
+    path = WORK / component.name / "timing.json"
+    timing = json.loads(path.read_text()) if path.exists() else {}
+    entry = timing.setdefault(pass_name, {"seconds": 0.0, "sessions": 0, "mutants_run": 0})
+    entry["seconds"] += seconds
+    entry["sessions"] += 1
+    entry["mutants_run"] += mutants
+    path.write_text(json.dumps(timing, indent=2) + "\n")
+
+
+def run(component: Component, max_children: int, passes: list[str]) -> None:
+    if "corpus" in passes:
+        folder = prepare(component, "corpus")
+        before = load_pass(folder)
+        started = time.monotonic()
+        try:
+            code = _mutmut(folder, [], max_children)
+        finally:  # an interrupted session's time still counts
+            after = load_pass(folder)
+            _add_time(component, "corpus", time.monotonic() - started, _checked(after) - _checked(before))
+        if code != 0:
+            sys.exit(f"{component.name}: the corpus pass stopped with exit code {code}; rerun to resume")
+    if "unit" in passes:
+        survivors = sorted(m for m, status in load_pass(WORK / component.name / "corpus").items()
+                           if status in ("survived", "no tests"))
+        folder = prepare(component, "unit")
+        done = load_pass(folder)
+        todo = [m for m in survivors if done.get(m) in (None, "not checked")]
+        if todo:
+            started = time.monotonic()
+            try:
+                code = _mutmut(folder, todo, max_children)
+            finally:
+                _add_time(component, "unit", time.monotonic() - started, len(todo))
+            if code != 0:
+                sys.exit(f"{component.name}: the unit pass stopped with exit code {code}; rerun to resume")
+
+
+def recheck(component: Component, fixtures: list[str], only: list[str] | None) -> None:
+    work = WORK / component.name
+    names = only or sorted(m for m, s in load_pass(work / "corpus").items() if s in ("survived", "no tests"))
+    path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
+    command = ["nice", "-n", "19", sys.executable, str(HERE / "recheck.py"), str(work), str(ROOT), *fixtures,
+               "--", *names]
+    subprocess.check_call(command, env=env)
+
+
+def _checked(statuses: dict[str, str]) -> int:
+    return sum(1 for s in statuses.values() if s != "not checked")
+
+
+def clean(component: Component) -> None:
+    shutil.rmtree(WORK / component.name, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["run", "recheck", "fuzz", "report", "clean"])
+    parser.add_argument("components", nargs="*", default=list(COMPONENTS), metavar="component",
+                        help=f"any of {', '.join(COMPONENTS)} (default: all, in that order)")
+    parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--pass", dest="passes", action="append", choices=["corpus", "unit"],
+                        help="run only this pass (repeatable; default both)")
+    parser.add_argument("--examples", type=int, default=200, help="fuzz: generated cases per operation")
+    parser.add_argument("--limit", type=int, default=None, help="fuzz: at most this many survivors")
+    parser.add_argument("--fuzz-component", action="append", default=None,
+                        help="fuzz: only this component's operations (repeatable; default: the component's corpus)")
+    parser.add_argument("--only", action="append", default=None,
+                        help="fuzz, recheck: only these mutants (repeatable)")
+    parser.add_argument("--fixture", action="append", default=None,
+                        help="recheck: a fixture file written since the corpus pass (repeatable)")
+    args = parser.parse_args(argv)
+    # A stopped campaign (kill PID) ends like ^C: the finally blocks record its time.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    unknown = [c for c in args.components if c not in COMPONENTS]
+    if unknown:
+        parser.error(f"unknown component(s) {', '.join(unknown)}; known: {', '.join(COMPONENTS)}")
+    for name in args.components:
+        component = COMPONENTS[name]
+        if args.command == "run":
+            run(component, args.max_children, args.passes or ["corpus", "unit"])
+        elif args.command == "fuzz":
+            from fuzz_survivors import fuzz_survivors  # noqa: PLC0415
+            fuzz_survivors(component, WORK / name, args.examples, args.limit, args.fuzz_component, args.only)
+        elif args.command == "recheck":
+            if not args.fixture:
+                parser.error("recheck needs --fixture FILE (the cases written since the corpus pass)")
+            recheck(component, args.fixture, args.only)
+        elif args.command == "report":
+            if any(status != "not checked" for status in load_pass(WORK / name / "corpus").values()):
+                print(write_report(component, WORK / name, ROOT / "reports" / "mutation"))
+            else:
+                print(f"{name}: no mutant checked yet; no report written")
+        else:
+            clean(component)
+    if args.command == "report":
+        print(write_index(COMPONENTS.values(), WORK, ROOT / "reports" / "mutation"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
