@@ -1214,6 +1214,9 @@ func (s *swapSim) state() map[string]any {
 		}
 	}
 	out["requeueAfter"] = requeue
+	// A workload finishes only through a WorkloadFinished event, which this
+	// shim answers unsupported, so every state it reaches is unfinished.
+	out["finished"] = false
 	return out
 }
 

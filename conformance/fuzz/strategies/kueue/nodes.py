@@ -26,17 +26,18 @@ def taint(draw):
 NODE_ODDITY_DRAW = {1: "no-flavor-label", 2: "no-top-level-label", 3: "cordoned", 4: "no-pods-allocatable",
                     5: "not-ready", 6: "no-conditions"}
 
-# One node in eight has its memory written at the quantity grammar's edges: an
-# exponent, a value below one nano unit (1n, so 1 byte), zero written with an
-# exponent, half a byte, a decimal suffix. A parser can get these wrong while
-# every round value above still reads right. All of them add up without
-# overflow; the int64 cap (8Ei) would not, and the corpus pins it instead
-# (fixtures/kueue/quantity-grammar.yaml).
+# With edge_memory (the capacity and assign inputs, where a node's allocatable
+# is what the answer is about), one node in eight has its memory written at the
+# quantity grammar's edges: an exponent, a value below one nano unit (1n, so 1
+# byte), zero written with an exponent, half a byte, a decimal suffix. A parser
+# can get these wrong while every round value above still reads right. All of
+# them add up without overflow; the int64 cap (8Ei) would not, and the corpus
+# pins it instead (fixtures/kueue/quantity-grammar.yaml).
 EDGE_MEMORY = ("1e-10001", "0e-10001", "0.5", "1.5e1", "1E3", "64e9", "68719476736e0", "16G")
 
 
 @st.composite
-def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = False):
+def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = False, edge_memory: bool = False):
     labels = {}
     for level, value in zip(levels, path, strict=True):
         labels[level] = name if level == HOSTNAME else value
@@ -52,7 +53,8 @@ def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = Fa
         spec["unschedulable"] = True
     if not healthy and draw(st.integers(0, 5)) == 0:
         spec["taints"] = [draw(taint())]
-    memory = draw(st.sampled_from(("16Gi", "32Gi", "64Gi") if draw(st.integers(0, 7)) else EDGE_MEMORY))
+    edge = edge_memory and draw(st.integers(0, 7)) == 0
+    memory = draw(st.sampled_from(EDGE_MEMORY if edge else ("16Gi", "32Gi", "64Gi")))
     allocatable = {"cpu": draw(st.sampled_from(("4", "8", "16", "16", "32", "3500m"))),
                    "memory": memory,
                    "pods": draw(st.sampled_from(("110", "110", "110", "4", "8")))}
@@ -75,7 +77,7 @@ def node(draw, name: str, levels: list[str], path: list[str], healthy: bool = Fa
 
 
 @st.composite
-def cluster(draw, levels: list[str], max_nodes: int = 8, healthy: bool = False):
+def cluster(draw, levels: list[str], max_nodes: int = 8, healthy: bool = False, edge_memory: bool = False):
     """Nodes over a small domain tree: each level above the hostname has one or
     two values per parent (a rack value may repeat under two blocks)."""
     count = draw(st.integers(1, max_nodes))
@@ -88,7 +90,7 @@ def cluster(draw, levels: list[str], max_nodes: int = 8, healthy: bool = False):
             path.append(f"{short}{draw(st.integers(1, 2 if depth < len(above) - 1 else 3))}")
         if HOSTNAME in levels:
             path.append(f"n{i}")
-        nodes.append(draw(node(f"n{i}", levels, path, healthy)))
+        nodes.append(draw(node(f"n{i}", levels, path, healthy, edge_memory)))
     return nodes
 
 

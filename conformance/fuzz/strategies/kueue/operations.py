@@ -16,9 +16,9 @@ from .versions import gate_consistent, version_and_gates
 
 
 @st.composite
-def snapshot(draw, levels=None, hostname=None, healthy=False, max_nodes=8):
+def snapshot(draw, levels=None, hostname=None, healthy=False, max_nodes=8, edge_memory=False):
     levels = draw(topology_levels(hostname)) if levels is None else levels
-    nodes = draw(cluster(levels, max_nodes, healthy))
+    nodes = draw(cluster(levels, max_nodes, healthy, edge_memory))
     data = {"topology": topology(levels), "resourceFlavor": draw(resource_flavor()), "nodes": nodes}
     pods = draw(usage_pods(nodes))
     if pods:
@@ -41,7 +41,7 @@ def validate_input(draw):
 
 @st.composite
 def capacity_input(draw):
-    levels, data = draw(snapshot())
+    levels, data = draw(snapshot(edge_memory=True))
     data.update(draw(version_and_gates()))
     if draw(st.booleans()):
         data["podSet"] = draw(pod_set("probe", levels))
@@ -50,7 +50,7 @@ def capacity_input(draw):
 
 @st.composite
 def assign_input(draw):
-    levels, data = draw(snapshot())
+    levels, data = draw(snapshot(edge_memory=True))
     data.update(draw(version_and_gates()))
     data["workload"] = {"name": "sample", "podSets": draw(pod_sets(levels))}
     draw(gate_consistent(data, data["workload"]["podSets"]))
