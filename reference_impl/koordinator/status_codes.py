@@ -61,7 +61,6 @@ BY_REASON: dict[str, str] = {
     "InsufficientVirtualFunctions": UNSCHEDULABLE,
     "InsufficientTopologyScopedDevices": UNSCHEDULABLE,
     "JointAllocateViolation": UNSCHEDULABLE,
-    "InsufficientPrimaryDevice": UNSCHEDULABLE,
     "InsufficientPartitionedGPUs": UNSCHEDULABLE,
 }
 

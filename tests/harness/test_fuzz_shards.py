@@ -9,7 +9,8 @@ import pytest
 from conformance import schemas
 from conformance.fuzz import shards
 from conformance.fuzz.differential import Disagreement, OperationReport
-from tests.harness.test_pytest_plugin import importable, run  # noqa: F401 - importable is an autouse fixture
+
+from .test_pytest_plugin import importable, run  # noqa: F401 - importable is an autouse fixture
 
 pytest_plugins = ["pytester"]
 
