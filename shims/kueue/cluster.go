@@ -12,6 +12,8 @@ import (
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	tascontroller "sigs.k8s.io/kueue/pkg/controller/tas"
 	"sigs.k8s.io/kueue/pkg/features"
+
+	"topoconf/shims/protocol"
 )
 
 // cluster is the state a case describes, loaded into the release's TAS cache.
@@ -65,6 +67,15 @@ func loadCluster(raw json.RawMessage) (*cluster, *answer) {
 			return nil, &a
 		}
 		c.nodes = append(c.nodes, node)
+	}
+	// Filling the cache as its event handlers would is the part of building
+	// a snapshot that a scheduler does once, not per workload.
+	protocol.Timed("cache", func() { c.fill(in) })
+	return c, nil
+}
+
+func (c *cluster) fill(in clusterInput) {
+	for _, node := range c.nodes {
 		c.cache.SyncNode(node)
 	}
 	// The non-TAS usage controller's own event filter decides which pods count.
@@ -88,7 +99,6 @@ func loadCluster(raw json.RawMessage) (*cluster, *answer) {
 		}
 		c.cache.AddWorkloadUsage("default/"+name, wl.domainRequests())
 	}
-	return c, nil
 }
 
 func deref[T ~string](s *T) string {
