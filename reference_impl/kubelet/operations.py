@@ -66,7 +66,9 @@ def _mapping(value: object, field: str) -> Mapping:
 
 
 def _hint(raw: object, field: str) -> TopologyHint:
-    if not isinstance(raw, Mapping) or "affinity" not in raw or not isinstance(raw.get("preferred"), bool):
+    # `type(raw) is dict` spares the abstract-class check on the usual input
+    if not (type(raw) is dict or isinstance(raw, Mapping)) or "affinity" not in raw \
+            or not isinstance(raw.get("preferred"), bool):
         raise InvalidInput(field, "a hint is {affinity: [ids] | null, preferred: bool, score?: int}")
     affinity = raw["affinity"]
     if affinity is None:
@@ -79,7 +81,7 @@ def _hint(raw: object, field: str) -> TopologyHint:
     else:
         raise InvalidInput(f"{field}/affinity", "a list of NUMA node ids or null")
     score = raw.get("score", 0)
-    if not isinstance(score, int) or isinstance(score, bool) or score < 0:
+    if type(score) is not int and (not isinstance(score, int) or isinstance(score, bool)) or score < 0:
         raise InvalidInput(f"{field}/score", "a non-negative integer")
     return TopologyHint(mask, raw["preferred"], score)
 
