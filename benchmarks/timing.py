@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from contextlib import contextmanager
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
