@@ -31,7 +31,7 @@ BLOCK = "cloud.provider.com/topology-block"
 RACK = "cloud.provider.com/topology-rack"
 HOST = "kubernetes.io/hostname"
 
-SHAPES = {100: (2, 5, 10), 1_000: (5, 10, 20), 10_000: (10, 25, 40), 50_000: (25, 50, 40)}
+SHAPES = {100: (2, 2, 25), 1_000: (5, 10, 20), 10_000: (10, 25, 40), 50_000: (25, 50, 40)}
 MODES = ("required", "preferred", "unconstrained", "slices", "balanced")
 POD = {"cpu": "4", "memory": "16Gi"}
 
