@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from reference_impl import dispatch
+from reference_impl.kubelet import operations as kubelet_operations
 
 from .shim import Disagreement, ShimProcess, same_answer
-from .timing import Sample, interleaved
+from .timing import Sample, interleaved, sections
 
 RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "hugepages-1Gi")
 WEIGHTS = "cpu=3,memory=1,nvidia.com/gpu=2"
@@ -135,6 +136,14 @@ class MergeRow:
     reference: Sample
     upstream: Sample | None
     upstream_note: str
+    # the part of the reference's time spent reading the providers' hints
+    reference_parse: Sample | None = None
+
+    @property
+    def reference_merge(self) -> Sample:
+        """The reference's time less reading the hints, run by run."""
+        parse = self.reference_parse.seconds if self.reference_parse else [0.0] * len(self.reference.seconds)
+        return Sample([t - p for t, p in zip(self.reference.seconds, parse, strict=True)])
 
 
 def run(shim: ShimProcess | None, sizes: list[int], provider_counts: list[int], budget_s: float, target_s: float,
@@ -183,8 +192,13 @@ def _one(shim, n, providers, hint_set, variant, per_permutation, budget_s, targe
     for algorithm in ALGORITHMS:
         ref_input = dict(input_, mergeAlgorithm=algorithm)
 
-        def reference_fn(ref_input=ref_input):
-            return dispatch.run("kubelet", "merge", ref_input)
+        parse_s: list[float] = []
+
+        def reference_fn(ref_input=ref_input, parse_s=parse_s):
+            with sections({(kubelet_operations, "_providers"): "parse"}) as times:
+                answer = dispatch.run("kubelet", "merge", ref_input)
+            parse_s.append(times.get("parse", 0.0))
+            return answer
 
         # the upstream side is timed once per input, with the first algorithm
         ref, up, ref_answer, up_answer = interleaved(reference_fn, upstream_fn if algorithm == "full" else None,
@@ -197,7 +211,8 @@ def _one(shim, n, providers, hint_set, variant, per_permutation, budget_s, targe
         row_upstream = upstream_sample if upstream_fn is not None else None
         if "refused" in ref_answer:
             raise Disagreement(f"{name}: the reference refused the benchmark input: {ref_answer}")
-        rows.append(MergeRow(n, providers, hint_set, variant, algorithm, hints, perms, ref, row_upstream, note))
+        rows.append(MergeRow(n, providers, hint_set, variant, algorithm, hints, perms, ref, row_upstream, note,
+                             Sample(parse_s)))
         log(f"{name}: reference {ref.median_s * 1e3:.3f} ms"
             + (f", upstream {row_upstream.median_s * 1e3:.3f} ms" if row_upstream else f" ({note})"))
     return rows
