@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts, of {', '.join(PARTS)}")
     parser.add_argument("--budget", type=float, help="seconds one upstream merge may take, estimated before it "
                                                      "runs (default 30, with --full 600)")
+    parser.add_argument("--kueue-nodes", help="comma-separated Kueue cluster sizes instead of the mode's, of "
+                                                "100, 1000, 10000, 50000")
     parser.add_argument("--no-upstream", action="store_true", help="the reference alone (no shims needed)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "benchmarks")
     args = parser.parse_args(argv)
@@ -107,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
     p = plan(args)
+    if args.kueue_nodes:
+        p.kueue_nodes = [int(n) for n in args.kueue_nodes.split(",")]
+        if set(p.kueue_nodes) - set(kueue_placement.SHAPES):
+            parser.error(f"--kueue-nodes: sizes are {', '.join(map(str, kueue_placement.SHAPES))}")
     upstream = not args.no_upstream
     header = {"generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
               "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
