@@ -206,6 +206,7 @@ def plots(out: Path, kubelet_rows, kueue_rows, koord_rows) -> list[str]:
         import matplotlib  # noqa: PLC0415 - an optional extra
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # noqa: PLC0415
+        import matplotlib.ticker  # noqa: PLC0415
     except ImportError:
         return []
     written = []
@@ -224,6 +225,7 @@ def plots(out: Path, kubelet_rows, kueue_rows, koord_rows) -> list[str]:
                             label=f"{side}, {providers} {hint_set}")
         ax.set(xscale="log", yscale="log", xlabel="NUMA nodes", ylabel="median ms", title="kubelet merge")
         ax.set_xticks([2, 4, 8, 16, 32], labels=["2", "4", "8", "16", "32"])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(out / "kubelet-merge.png", dpi=110)
@@ -242,6 +244,7 @@ def plots(out: Path, kubelet_rows, kueue_rows, koord_rows) -> list[str]:
                     if pts:
                         ax.plot(*zip(*pts, strict=True), style, marker="o", color=color, label=f"{side} {mode}")
             ax.set(xscale="log", yscale="log", xlabel="nodes", title=f"Kueue {phase}, {count} pods")
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         axes[0].set_ylabel("median ms")
         axes[1].legend(fontsize=7)
         fig.tight_layout()
