@@ -1,23 +1,22 @@
-"""Benchmarks of the reference implementation and the harness.
+"""Benchmarks of the reference implementation side by side with the upstream releases.
 
-    python benchmarks/run.py [--quick] [--out reports/benchmarks]
+    python benchmarks/run.py [--quick | --full] [--only PARTS] [--no-upstream] [--out reports/benchmarks]
 
-Writes benchmarks.json and benchmarks.md. Numbers are wall-clock on the machine
-that ran them (recorded in the header); tests never assert on them.
+Writes benchmarks.md (medians and ratios against upstream), benchmarks.json
+(every sample) and PNG plots. Numbers are wall-clock on the machine that ran
+them (recorded in the header); tests never assert on them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import statistics
 import sys
 import time
-from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import combinations
 from pathlib import Path
 
 from tabulate import tabulate
@@ -25,91 +24,11 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import koordinator_alloc, kubelet_merge, kueue_placement, protocol_cost, report  # noqa: E402
+from benchmarks.shim import ShimProcess  # noqa: E402
 from conformance import corpus as corpus_mod  # noqa: E402
 from conformance.adapters import Limits, from_spec  # noqa: E402
 from conformance.runner import run  # noqa: E402
-from reference_impl import dispatch  # noqa: E402
-
-EIGHT_NODE_DISTANCES = [
-    [10, 11, 12, 12, 30, 30, 30, 30],
-    [11, 10, 12, 12, 30, 30, 30, 30],
-    [12, 12, 10, 11, 30, 30, 30, 30],
-    [12, 12, 11, 10, 30, 30, 30, 30],
-    [30, 30, 30, 30, 10, 11, 12, 12],
-    [30, 30, 30, 30, 11, 10, 12, 12],
-    [30, 30, 30, 30, 12, 12, 10, 11],
-    [30, 30, 30, 30, 12, 12, 11, 10],
-]
-
-
-def all_masks(n: int) -> list[list[int]]:
-    masks = []
-    for size in range(1, n + 1):
-        masks.extend([list(c) for c in combinations(range(n), size)])
-    return masks
-
-
-def merge_input(policy: str, providers: list, options: dict | None = None, gates: dict | None = None) -> dict:
-    return {
-        "policy": policy,
-        "options": options or {},
-        "featureGates": gates or {},
-        "numa": {"nodes": list(range(8)), "distances": EIGHT_NODE_DISTANCES},
-        "providers": providers,
-    }
-
-
-def scenario_preferred_exists() -> dict:
-    # Five providers whose only common preferred answer is node 0.
-    providers = [
-        {f"r{i}": [{"affinity": [0], "preferred": True}, {"affinity": [0, 1], "preferred": False},
-                   {"affinity": [1], "preferred": True}]}
-        for i in range(5)
-    ]
-    return merge_input("best-effort", providers)
-
-
-def scenario_preferred_missing() -> dict:
-    # Four providers that never intersect: every permutation merges to an empty mask.
-    providers = [{f"r{i}": [{"affinity": [2 * i], "preferred": True}, {"affinity": [2 * i + 1], "preferred": True}]}
-                 for i in range(4)]
-    return merge_input("best-effort", providers)
-
-
-def scenario_many_hints(providers: int, nodes: int) -> dict:
-    masks = all_masks(nodes)
-    hints = [{"affinity": m, "preferred": len(m) == 1, "score": 10 + 7 * i % 90} for i, m in enumerate(masks)]
-    data = merge_input("best-effort", [{f"r{i}": hints} for i in range(providers)],
-                       options={"numa-allocation-strategy": "least-allocated"},
-                       gates={"TopologyManagerPolicyAlphaOptions": True})
-    data["numa"] = {"nodes": list(range(nodes)), "distances": [row[:nodes] for row in EIGHT_NODE_DISTANCES[:nodes]]}
-    return data
-
-
-def timed(fn: Callable[[], object], repeat: int) -> dict:
-    samples = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return {"repeat": repeat, "best_s": min(samples), "median_s": statistics.median(samples)}
-
-
-def bench_merges(quick: bool) -> list[dict]:
-    cases = [
-        ("kubelet merge: 5 providers, preferred exists (8 NUMA)", scenario_preferred_exists(), 200),
-        ("kubelet merge: 4 providers, preferred missing (8 NUMA)", scenario_preferred_missing(), 200),
-        ("kubelet merge: 2 providers x 255 hints, least-allocated (8 NUMA)", scenario_many_hints(2, 8), 3),
-        ("kubelet merge: 3 providers x 31 hints, least-allocated (5 NUMA)", scenario_many_hints(3, 5), 3),
-    ]
-    rows = []
-    for name, data, repeat in cases:
-        repeat = max(1, repeat // 10) if quick else repeat
-        for algorithm in ("full", "preferred-first"):
-            variant = dict(data, mergeAlgorithm=algorithm)
-            result = timed(lambda variant=variant: dispatch.run("kubelet", "merge", variant), repeat)
-            rows.append({"benchmark": f"{name}, {algorithm}", **result})
-    return rows
 
 
 def bench_corpus(quick: bool) -> list[dict]:
@@ -128,24 +47,142 @@ def bench_corpus(quick: bool) -> list[dict]:
     return rows
 
 
-def main() -> int:
+SHIMS = {"kubelet": "shims/kubelet/bin/kubelet-shim", "kueue": "shims/kueue/bin/kueue-shim",
+         "koordinator": "shims/koordinator/bin/koordinator-shim"}
+PARTS = ("kubelet", "kueue", "koordinator", "protocol", "corpus")
+
+
+@dataclass
+class Plan:
+    numa: list[int]
+    providers: list[int]
+    kueue_nodes: list[int]
+    kueue_counts: list[int]
+    balanced_counts: list[int]
+    kueue_rounds: int
+    budget_s: float
+    target_s: float
+
+
+def plan(args) -> Plan:
+    if args.quick:
+        return Plan([2, 4], [2, 3], [100], [100], [100], 1, 5.0, 0.05)
+    if args.full:
+        return Plan([2, 4, 8, 16, 32], [2, 3, 4], [1_000, 10_000, 50_000], [100, 1_000, 5_000], [100, 1_000, 5_000],
+                    3, args.budget or 600.0, 1.0)
+    return Plan([2, 4, 8, 16, 32], [2, 3, 4], [1_000, 10_000], [100, 1_000, 5_000], [1_000], 2,
+                args.budget or 30.0, 0.3)
+
+
+@contextmanager
+def shim_for(name: str, use_upstream: bool):
+    if not use_upstream:
+        yield None
+        return
+    path = ROOT / SHIMS[name]
+    if not path.exists():
+        raise SystemExit(f"{SHIMS[name]} is not built: run `bash shims/{name}/build.sh` (or pass --no-upstream)")
+    with ShimProcess([str(path)], name) as shim:
+        yield shim
+
+
+def log(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run of every part (seconds)")
+    size.add_argument("--full", action="store_true", help="the big sizes too: 50,000 Kueue nodes, upstream merges "
+                                                         "up to 10 minutes a call (an hour or more)")
+    parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts, of {', '.join(PARTS)}")
+    parser.add_argument("--budget", type=float, help="seconds one upstream merge may take, estimated before it "
+                                                     "runs (default 30, with --full 600)")
+    parser.add_argument("--kueue-nodes", help="comma-separated Kueue cluster sizes instead of the mode's, of "
+                                                "100, 1000, 10000, 50000")
+    parser.add_argument("--no-upstream", action="store_true", help="the reference alone (no shims needed)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "benchmarks")
-    args = parser.parse_args()
-    rows = bench_merges(args.quick) + bench_corpus(args.quick)
+    args = parser.parse_args(argv)
+    parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    p = plan(args)
+    if args.kueue_nodes:
+        p.kueue_nodes = [int(n) for n in args.kueue_nodes.split(",")]
+        if set(p.kueue_nodes) - set(kueue_placement.SHAPES):
+            parser.error(f"--kueue-nodes: sizes are {', '.join(map(str, kueue_placement.SHAPES))}")
+    upstream = not args.no_upstream
     header = {"generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-              "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
+              "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
+              "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+              "mode": "quick" if args.quick else "full" if args.full else "default", "upstream": {}}
+    results: dict[str, list] = {}
+    targets: list[str] = []
+    sections: list[str] = []
+    started = time.perf_counter()
+    if "kubelet" in parts:
+        with shim_for("kubelet", upstream) as shim:
+            header["upstream"]["kubelet"] = shim.version if shim else None
+            results["kubelet"] = kubelet_merge.run(shim, p.numa, p.providers, p.budget_s, p.target_s, log)
+        text, t = report.kubelet_section(results["kubelet"])
+        sections.append(text)
+        targets += t
+    if "kueue" in parts:
+        with shim_for("kueue", upstream) as shim, ShimProcess(kueue_placement.reference_command(), "kueue") as ref:
+            header["upstream"]["kueue"] = shim.version if shim else None
+            results["kueue"] = kueue_placement.run(shim, ref, p.kueue_nodes, p.kueue_counts, p.balanced_counts,
+                                                   p.kueue_rounds, log)
+        text, t = report.kueue_section(results["kueue"])
+        sections.append(text)
+        targets += t
+    if "koordinator" in parts:
+        with shim_for("koordinator", upstream) as shim:
+            header["upstream"]["koordinator"] = shim.version if shim else None
+            results["koordinator"] = koordinator_alloc.run(shim, p.target_s, log)
+        sections.append(report.koordinator_section(results["koordinator"]))
+    if "protocol" in parts:
+        rows = []
+        with shim_for("kubelet", upstream) as shim, ShimProcess(kueue_placement.reference_command(), "kubelet") as ref:
+            for n in (2, 8):
+                rows.append(protocol_cost.measure(f"kubelet merge, {n} NUMA x 3 sparse providers", "kubelet", "merge",
+                                                  kubelet_merge.merge_input(n, 3, "sparse", "plain"), ref, shim,
+                                                  20, log))
+        with shim_for("kueue", upstream) as shim, ShimProcess(kueue_placement.reference_command(), "kueue") as ref:
+            small = min(p.kueue_nodes)
+            rows.append(protocol_cost.measure(f"kueue assign, {small:,} nodes, preferred, 100 pods", "kueue", "assign",
+                                              kueue_placement.assign_input(kueue_placement.cluster(small), "preferred",
+                                                                           100), ref, shim, 5, log))
+        results["protocol"] = rows
+        sections.append(report.protocol_section(rows))
+    if "corpus" in parts and not args.quick:
+        results["corpus"] = bench_corpus(False)
+        sections.append("## The whole corpus (harness included)\n\n" + tabulate(
+            [[r["benchmark"], r["cases"], f"{r['best_s']:.2f}", r["cases_per_s"]] for r in results["corpus"]],
+            headers=["run", "cases", "seconds", "cases/s"], tablefmt="github") + "\n")
+    header["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    header["wall_clock_s"] = round(time.perf_counter() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "benchmarks.json").write_text(json.dumps({"header": header, "results": rows}, indent=1) + "\n")
-    table = tabulate(
-        [[r["benchmark"], r["repeat"], f"{r['best_s'] * 1000:.2f}", f"{r['median_s'] * 1000:.2f}",
-          r.get("cases_per_s", "")] for r in rows],
-        headers=["benchmark", "runs", "best ms", "median ms", "cases/s"], tablefmt="github")
-    text = (f"# Benchmarks\n\nPython {header['python']} on {header['machine']} with {header['cpus']} CPUs, "
-            f"{header['generated_at']}.\n\n{table}\n")
+    report.write_json(args.out / "benchmarks.json", header, results)
+    pictures = report.plots(args.out, results.get("kubelet"), results.get("kueue"), results.get("koordinator"))
+    intro = (f"# Benchmarks\n\nPython {header['python']} on {header['machine']} with {header['cpus']} CPUs, "
+             f"{header['generated_at']}, {header['mode']} sizes, {header['wall_clock_s']:.0f} s in all; upstream: "
+             + ", ".join(f"{k} {v}" for k, v in header["upstream"].items() if v) + ".\n\n"
+             f"The machine was shared with other work (load average {header['load_average_at_start'][0]} at the "
+             f"start, {header['load_average_at_end'][0]} at the end), so absolute times are inflated and noisy. "
+             "Each input is measured on both sides in turns (reference, upstream, reference, ...) in the same run, "
+             "so bursts of load hit both and the ratios stay comparable. Upstream is timed inside Go by the shims' "
+             "`bench` operation around the calls into upstream code (process start, the pipe and JSON are not "
+             "counted); the protocol's own cost is its own section. Every input's answers are compared, and a "
+             "difference stops the run. Raw numbers: [benchmarks.json](benchmarks.json).\n")
+    if targets:
+        intro += "\n## Targets\n\n| target | measured | verdict |\n| --- | --- | --- |\n" + "\n".join(targets) + "\n"
+    if pictures:
+        intro += "\n" + "\n".join(f"![{name}]({name})" for name in pictures) + "\n"
+    text = intro + "\n" + "\n".join(sections)
     (args.out / "benchmarks.md").write_text(text)
-    print(text)
+    print(f"wrote {args.out / 'benchmarks.md'}")
     return 0
 
 

@@ -75,14 +75,10 @@ def filter_single_numa_hints(lists: Sequence[HintList]) -> list[HintList]:
 def max_of_min_affinity_counts(lists: Sequence[HintList]) -> int:
     best = 0
     for _, hints in lists:
-        narrowest = None
-        for h in hints:
-            if h.mask is None:
-                continue
-            if narrowest is None or (h.mask.bit_count(), h.mask) < (narrowest.bit_count(), narrowest):
-                narrowest = h.mask
-        if narrowest is not None and narrowest.bit_count() > best:
-            best = narrowest.bit_count()
+        # only the narrowest mask's width counts, whichever mask has it
+        widths = [h.mask.bit_count() for h in hints if h.mask is not None]
+        if widths:
+            best = max(best, min(widths))
     return best
 
 

@@ -11,7 +11,10 @@ from .hints import TopologyHint
 from .merge import HintList, MergeSettings, merge_exhaustive
 from .merge_fast import merge_fast
 
-EXHAUSTIVE_LIMIT = 4096
+# The fold costs tens of microseconds a permutation in Python; `merge_fast`
+# (held equal to it by the property tests) costs about the same for any count,
+# so the fold is kept only where it is as cheap: a few dozen permutations.
+EXHAUSTIVE_LIMIT = 64
 
 
 def permutation_count(lists: Sequence[HintList]) -> int:

@@ -66,9 +66,13 @@ def _mapping(value: object, field: str) -> Mapping:
     return value
 
 
-def _hint(raw: object, field: str) -> TopologyHint:
-    if not isinstance(raw, Mapping) or "affinity" not in raw or not isinstance(raw.get("preferred"), bool):
-        raise InvalidInput(field, "a hint is {affinity: [ids] | null, preferred: bool, score?: int}")
+def _hint(raw: object, where: str, index: int) -> TopologyHint:
+    """One hint; `where`/`index` name it in an error (the path is built only then:
+    a provider may send hundreds of thousands of hints)."""
+    # `type(raw) is dict` spares the abstract-class check on the usual input
+    if not (type(raw) is dict or isinstance(raw, Mapping)) or "affinity" not in raw \
+            or not isinstance(raw.get("preferred"), bool):
+        raise InvalidInput(f"{where}/{index}", "a hint is {affinity: [ids] | null, preferred: bool, score?: int}")
     affinity = raw["affinity"]
     if affinity is None:
         mask = None
@@ -76,12 +80,12 @@ def _hint(raw: object, field: str) -> TopologyHint:
         try:
             mask = bitmask.from_bits(affinity)
         except bitmask.BitMaskError as exc:
-            raise InvalidInput(f"{field}/affinity", str(exc)) from None
+            raise InvalidInput(f"{where}/{index}/affinity", str(exc)) from None
     else:
-        raise InvalidInput(f"{field}/affinity", "a list of NUMA node ids or null")
+        raise InvalidInput(f"{where}/{index}/affinity", "a list of NUMA node ids or null")
     score = raw.get("score", 0)
-    if not isinstance(score, int) or isinstance(score, bool) or score < 0:
-        raise InvalidInput(f"{field}/score", "a non-negative integer")
+    if type(score) is not int and (not isinstance(score, int) or isinstance(score, bool)) or score < 0:
+        raise InvalidInput(f"{where}/{index}/score", "a non-negative integer")
     return TopologyHint(mask, raw["preferred"], score)
 
 
@@ -103,7 +107,7 @@ def _provider_hints(provider: object, field: str) -> dict | None:
         if hints is None:
             resources[resource] = None
         elif isinstance(hints, list):
-            resources[resource] = [_hint(h, f"{f}/{j}") for j, h in enumerate(hints)]
+            resources[resource] = [_hint(h, f, j) for j, h in enumerate(hints)]
         else:
             raise InvalidInput(f, "null or a list of hints")
     return resources

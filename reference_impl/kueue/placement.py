@@ -13,7 +13,7 @@ from .domain_counts import fill_in_counts_helper
 from .gates import BALANCED, PREFERRED_AFFINITY, PROFILE_MIXED, Gates
 from .objects import Assignment, Toleration
 from .ordering import best_fit_domain, best_fit_domain_for_slices, sorted_domains, sorted_domains_with_leader
-from .resources import Requests, count_in, plus_one_pod, sub
+from .resources import Requests, count_in_sorted, plus_one_pod, sub
 from .seams import CONTRACT, Seams, prioritize_leader_domain
 from .topology import Domain, Snapshot
 
@@ -92,6 +92,10 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
     worker_req = plus_one_pod(workers.requests)
     leader_req = plus_one_pod(leader.requests) if leader is not None else None
     tolerations = list(workers.tolerations) + list(snap.flavor.tolerations)
+    worker_items = sorted(worker_req.items())
+    leader_items = sorted(leader_req.items()) if leader_req is not None else None
+    # only the requested resources' free amounts decide the counts
+    names = sorted(set(worker_req) | set(leader_req or ()))
     for leaf_id, leaf in snap.leaves.items():
         stats.total_nodes += 1
         if snap.lowest_is_hostname:
@@ -109,21 +113,22 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
             if params.respect_preferred:
                 leaf.domain.affinity_score = workers.affinity.score(node.name, node.labels)
         domain = leaf.domain
-        path = domain.path_id()
-        if replacement_domain and not (path == replacement_domain or path.startswith(replacement_domain + ",")):
-            stats.topology_domain += 1
-            continue
-        remaining = leaf.remaining()
-        if leaf_id in assumed:
-            sub(remaining, assumed[leaf_id])
-        domain.pod_count, limiting = count_in(worker_req, remaining)
+        if replacement_domain:
+            path = domain.path_id()
+            if not (path == replacement_domain or path.startswith(replacement_domain + ",")):
+                stats.topology_domain += 1
+                continue
+        remaining = leaf.remaining_of(names, assumed.get(leaf_id))
+        domain.pod_count, limiting = count_in_sorted(worker_items, remaining)
         if domain.pod_count == 0 and limiting is not None:
             stats.resources[limiting] = stats.resources.get(limiting, 0) + 1
         domain.leader_count = 0
-        if leader_req is not None and count_in(leader_req, remaining)[0] > 0:
+        if leader_items is not None and count_in_sorted(leader_items, remaining)[0] > 0:
             domain.leader_count = 1
             sub(remaining, leader_req)
-        domain.pod_count_with_leader = count_in(worker_req, remaining)[0]
+            domain.pod_count_with_leader = count_in_sorted(worker_items, remaining)[0]
+        else:
+            domain.pod_count_with_leader = domain.pod_count
     for root in snap.roots:
         fill_in_counts_helper(root, params.slice_size, params.slice_level, 0, params.slice_size_at_level,
                               params.leader_count > 0, params.seams)

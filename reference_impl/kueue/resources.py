@@ -30,14 +30,20 @@ def count_in(requests: Requests, capacity: Requests) -> tuple[int, str | None]:
     limiting resource go to the alphabetically smaller name (upstream
     `CountInWithLimitingResource`).
     """
+    return count_in_sorted(sorted(requests.items()), capacity)
+
+
+def count_in_sorted(items: list[tuple[str, int]], capacity: Requests) -> tuple[int, str | None]:
+    """`count_in` with the request given as its (name, value) pairs sorted by
+    name: placement asks it once per leaf for the same request."""
     best: int | None = None
     limiting: str | None = None
-    for name in sorted(requests):
-        value = requests[name]
+    for name, value in items:
         if value == 0:
             count = MAX_INT32
         else:
-            count = max(0, min(capacity.get(name, 0) // value if capacity.get(name, 0) >= 0 else 0, MAX_INT32))
+            have = capacity.get(name, 0)
+            count = max(0, min(have // value if have >= 0 else 0, MAX_INT32))
         if best is None or count < best:
             best, limiting = count, name
     return (best if best is not None else 0), limiting

@@ -57,6 +57,15 @@ class Leaf:
         sub(result, self.tas_usage)
         return result
 
+    def remaining_of(self, names: list[str], assumed: Requests | None) -> Requests:
+        """`remaining()` minus `assumed`, for the named resources only."""
+        alloc, non_tas, tas = self.allocatable, self.non_tas_usage, self.tas_usage
+        result = {name: alloc.get(name, 0) - non_tas.get(name, 0) - tas.get(name, 0) for name in names}
+        if assumed:
+            for name in names:
+                result[name] -= assumed.get(name, 0)
+        return result
+
 
 # node exclusion reasons, in the order they are checked
 FLAVOR_LABELS_MISMATCH = "FlavorLabelsMismatch"
@@ -123,25 +132,46 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
     leaves: dict[str, Leaf] = {}
     node_to_leaf: dict[str, str] = {}
     excluded: dict[str, str] = {}
+    inner = levels[:-1]
+    leaf_level = len(levels) - 1
+    # nodes usually come rack by rack: the previous node's domains above the
+    # leaf are looked up again only when its path above the leaf differs
+    previous_prefix: tuple[str, ...] | None = None
+    previous_parent: Domain | None = None
     for node in nodes:
         reason = node_exclusion(node, topology, flavor)
         if reason is not None:
             excluded[node.name] = reason
             continue
-        values = tuple(node.labels[level] for level in levels)
-        parent = None
-        for i in range(len(levels)):
-            is_leaf = i == len(levels) - 1
-            key = values[-1] if (is_leaf and lowest_is_hostname) else ",".join(values[: i + 1])
-            domain = per_level[i].get(key)
-            if domain is None:
-                domain = Domain(level=i, values=values[: i + 1], id=key, parent=parent)
-                per_level[i][key] = domain
-                if parent is None:
-                    roots.append(domain)
-                else:
-                    parent.children.append(domain)
-            parent = domain
+        labels = node.labels
+        prefix = tuple(labels[level] for level in inner)
+        if prefix == previous_prefix:
+            parent = previous_parent
+        else:
+            parent = None
+            for i in range(len(inner)):
+                key = ",".join(prefix[: i + 1])
+                domain = per_level[i].get(key)
+                if domain is None:
+                    domain = Domain(level=i, values=prefix[: i + 1], id=key, parent=parent)
+                    per_level[i][key] = domain
+                    if parent is None:
+                        roots.append(domain)
+                    else:
+                        parent.children.append(domain)
+                parent = domain
+            previous_prefix, previous_parent = prefix, parent
+        values = (*prefix, labels[levels[-1]])
+        key = values[-1] if lowest_is_hostname else ",".join(values)
+        domain = per_level[leaf_level].get(key)
+        if domain is None:
+            domain = Domain(level=leaf_level, values=values, id=key, parent=parent)
+            per_level[leaf_level][key] = domain
+            if parent is None:
+                roots.append(domain)
+            else:
+                parent.children.append(domain)
+        parent = domain
         leaf = leaves.get(parent.id)
         if leaf is None:
             leaf = Leaf(domain=parent, nodes=[], allocatable={})

@@ -9,6 +9,8 @@ import (
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/apis/config"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/nodenumaresource"
 	"github.com/koordinator-sh/koordinator/pkg/util/cpuset"
+
+	"topoconf/shims/protocol"
 )
 
 // cpuTopologyJSON is the contract's CPU topology: the compact form or the
@@ -113,8 +115,11 @@ func runCPUSet(raw json.RawMessage) answer {
 			onlyNUMA = []int{}
 		}
 	}
-	result, err := nodenumaresource.ConformanceTakeCPUs(topology, reserved, held, onlyNUMA, *in.Need,
-		config.CPUBindPolicy(policy), in.Required, config.CPUExclusivePolicy(exclusive), config.NUMAAllocateStrategy(strategy))
+	var result cpuset.CPUSet
+	protocol.Timed("cpuset", func() {
+		result, err = nodenumaresource.ConformanceTakeCPUs(topology, reserved, held, onlyNUMA, *in.Need,
+			config.CPUBindPolicy(policy), in.Required, config.CPUExclusivePolicy(exclusive), config.NUMAAllocateStrategy(strategy))
+	})
 	if err != nil {
 		return ok(map[string]any{"allocated": false, "reason": "InsufficientCPUs", "message": err.Error()})
 	}

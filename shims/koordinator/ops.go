@@ -19,6 +19,8 @@ import (
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext/topologymanager"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/deviceshare"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/nodenumaresource"
+
+	"topoconf/shims/protocol"
 )
 
 func recordPhaseReserve(s fwktype.CycleState) {
@@ -554,7 +556,9 @@ func runFilterOnce(raw json.RawMessage) answer {
 	if err != nil {
 		return unsupported("the release refuses these plugin arguments: %v", err)
 	}
-	return ok(c.runFilter(context.Background(), nodes[0]).result)
+	var outcome filterOutcome
+	protocol.Timed("filter", func() { outcome = c.runFilter(context.Background(), nodes[0]) })
+	return ok(outcome.result)
 }
 
 // ---------------------------------------------------------------- score

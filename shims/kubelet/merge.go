@@ -8,6 +8,7 @@ import (
 	kubeletconfig "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	"k8s.io/kubernetes/pkg/kubelet/cm/topologymanager"
 	"topoconf/shims/kubelet/cadvisorapi"
+	"topoconf/shims/protocol"
 )
 
 type mergeInput struct {
@@ -171,8 +172,13 @@ func mergeWith(in mergeInput, nodes []cadvisorapi.Node, providers []map[string][
 			return failure("cannot build the policy", err)
 		}
 	}
-	hint, admit := mergeHints(policy, logger, providers)
-	decided, err := scoreDecided(in.Policy, numaInfo, opts, logger, providers, hint)
+	var hint topologymanager.TopologyHint
+	var admit, decided bool
+	var err error
+	protocol.Timed("merge", func() {
+		hint, admit = mergeHints(policy, logger, providers)
+		decided, err = scoreDecided(in.Policy, numaInfo, opts, logger, providers, hint)
+	})
 	if err != nil {
 		return failure("cannot merge again with strategy none", err)
 	}

@@ -134,7 +134,8 @@ const balancedRepeats = 64
 // place runs the flavor assigner's level check and the TAS placement for the
 // workload on a fresh snapshot.
 func place(c *cluster, in assignInput) answer {
-	snap := c.cache.Snapshot()
+	var snap *schdcache.TASFlavorSnapshot
+	protocol.Timed("snapshot", func() { snap = c.cache.Snapshot() })
 	entries := make([]map[string]any, len(in.Workload.PodSets))
 	var requests schdcache.FlavorTASRequests
 	var order []int // indexes of the podsets sent to TAS, in order
@@ -192,7 +193,10 @@ func place(c *cluster, in assignInput) answer {
 		entries[levelFailure]["notFit"] = map[string]any{"reason": levelReason, "message": levelMessage}
 		return ok(map[string]any{"admitted": false, "podSets": entries})
 	}
-	result := findAssignments(snap, requests, schdcache.WithWorkload(&kueue.Workload{}))
+	var result schdcache.TASAssignmentsResult
+	protocol.Timed("placement", func() {
+		result = findAssignments(snap, requests, schdcache.WithWorkload(&kueue.Workload{}))
+	})
 	admitted := levelFailure < 0
 	stopped := false
 	for _, i := range order {

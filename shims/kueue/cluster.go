@@ -11,6 +11,8 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/features"
+
+	"topoconf/shims/protocol"
 )
 
 // cluster is the state a case describes, loaded into the release's TAS cache.
@@ -64,6 +66,15 @@ func loadCluster(raw json.RawMessage) (*cluster, *answer) {
 			return nil, &a
 		}
 		c.nodes = append(c.nodes, node)
+	}
+	// Filling the cache as its event handlers would is the part of building
+	// a snapshot that a scheduler does once, not per workload.
+	protocol.Timed("cache", func() { c.fill(in) })
+	return c, nil
+}
+
+func (c *cluster) fill(in clusterInput) {
+	for _, node := range c.nodes {
 		c.cache.SyncNode(node)
 	}
 	// The non-TAS usage controller's own event filter decides which pods count.
@@ -87,7 +98,6 @@ func loadCluster(raw json.RawMessage) (*cluster, *answer) {
 		}
 		c.cache.AddWorkloadUsage("default/"+name, wl.domainRequests())
 	}
-	return c, nil
 }
 
 func deref[T ~string](s *T) string {

@@ -1,0 +1,1 @@
+"""Benchmarks of the reference implementation side by side with the upstream shims."""
