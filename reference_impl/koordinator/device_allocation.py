@@ -199,14 +199,13 @@ def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) ->
     return out
 
 
-def _insufficient(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage) -> Refusal:
-    """The shortage named: the VFs only when the devices themselves would do.
-    Too few devices with capacity (healthy, matching the selector, free enough,
-    exclusivity met) is a shortage of devices, whatever VFs they carry."""
-    if request.hint.vf_selector is not None:
-        without_vfs = replace(request, hint=replace(request.hint, vf_selector=None))
-        if len(candidates(node, without_vfs, affinity, usage)) >= request.count:
-            return Refusal("InsufficientVirtualFunctions", f"Insufficient {request.type} VirtualFunctions", "Filter")
+def _insufficient(request: DeviceRequest) -> Refusal:
+    """Too few devices that can be taken is a shortage of devices, also when
+    the devices fall short only for want of a free VF matching the vfSelector:
+    a NIC without such a VF is passed over like any other unfit device
+    (upstream device_allocator.go defaultAllocateDevices). A shortage of VFs
+    is named only when no device of the type carries a VF at all, which
+    device_requests.on_node checks first."""
     return Refusal("InsufficientDevices", f"Insufficient {request.type} devices", "Filter")
 
 
@@ -263,7 +262,7 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
             if scope:
                 raise Refusal("InsufficientTopologyScopedDevices",
                               f"Insufficient Topology Scoped {request.type} Devices", "Filter")
-            raise _insufficient(node, request, affinity, usage)
+            raise _insufficient(request)
         chosen = found[0]
     if chosen is None:
         prefer = prefer_pcie or set()
@@ -273,7 +272,7 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
             ordered = _round_robin(ordered, prefer, lambda d: (-device_score(args, d, usage, request.ratio),
                                                               d.minor))
         if len(ordered) < request.count:
-            raise _insufficient(node, request, affinity, usage)
+            raise _insufficient(request)
         chosen = ordered[:secondary_take(request.count, prefer)]
     return _with_vfs(chosen, request, usage)
 
