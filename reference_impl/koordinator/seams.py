@@ -66,6 +66,13 @@ def cpu_requested_as_placed(decision: Decision, over_numa: bool) -> bool:
     return False
 
 
+def share_requested(used: int, per_device: int, capacity: int) -> tuple[int, int]:
+    """What a device scoring strategy weighs for a share of one GPU in the
+    topology walk (requested, capacity): the GPU's use with the share added,
+    against its capacity, so MostAllocated takes the fullest GPU that fits."""
+    return used + per_device, capacity
+
+
 @dataclass(frozen=True)
 class Seams:
     # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
@@ -82,6 +89,8 @@ class Seams:
     scored_numa: Callable[[Decision], Mapping[int, Mapping[str, int]]] = numa_of_the_decision
     # whether the node score counts placed pods' bound CPUs as the CPU requested
     cpu_requested_as_placed: Callable[[Decision, bool], bool] = cpu_requested_as_placed
+    # a shared GPU's score inputs in the topology walk (used, per device, capacity)
+    share_requested: Callable[[int, int, int], tuple[int, int]] = share_requested
 
 
 CONTRACT = Seams()
