@@ -66,6 +66,10 @@ def share_against_its_free(used: int, per_device: int, capacity: int) -> tuple[i
     return free, free
 
 
+def lowest_score_first(scores) -> list[int]:
+    return sorted(set(scores))
+
+
 def _unmerged_when_best_effort(decision):
     return {} if decision.resolution.policy == "BestEffort" else decision.numa
 
@@ -97,6 +101,9 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
     Behaviour("shared-gpu-walk-score-swapped",
               "in the GPU topology walk a shared GPU in use scores as full, whatever its share in use",
               {"share_requested": share_against_its_free}),
+    Behaviour("partition-groups-lowest-score-first",
+              "a GPU partition table's allocationScore groups are tried lowest score first",
+              {"partition_group_order": lowest_score_first}),
     Behaviour("device-scope-never-met",
               "requiredTopologyScope Device for GPUs is met by no subtree and not checked ahead of partitions",
               {"scope_level": gpu_device_scope_below_the_tree}),

@@ -236,7 +236,8 @@ def _partition_choice(node: Node, request: DeviceRequest, cands: list[Device], u
     unavailable = {d.minor for d in gpus if usage.of(d) > 0 or d.minor not in {c.minor for c in cands}}
     try:
         minors = partitions.choose(table, request.count, spec.policy if spec else "BestEffort",
-                                   spec.ring_bus_bandwidth if spec else None, free, unavailable)
+                                   spec.ring_bus_bandwidth if spec else None, free, unavailable,
+                                   node.seams.partition_group_order)
     except Refusal:
         if honor:
             raise

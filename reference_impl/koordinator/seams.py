@@ -11,11 +11,12 @@ parameter on every call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .hints import Hint
+from .partitions import highest_score_first
 
 # The node (node.Node) and the decision (pipeline.Decision) a seam is given; not
 # imported, since both modules build on this one.
@@ -91,6 +92,8 @@ class Seams:
     cpu_requested_as_placed: Callable[[Decision, bool], bool] = cpu_requested_as_placed
     # a shared GPU's score inputs in the topology walk (used, per device, capacity)
     share_requested: Callable[[int, int, int], tuple[int, int]] = share_requested
+    # the order a GPU partition table's allocationScore groups are tried in
+    partition_group_order: Callable[[Iterable[int]], list[int]] = highest_score_first
 
 
 CONTRACT = Seams()

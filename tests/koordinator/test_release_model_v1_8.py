@@ -125,3 +125,11 @@ def test_a_gpu_share_on_an_unused_gpu_is_scored_as_by_the_contract():
     assert share_against_its_free(0, 50, 100) == seams.share_requested(0, 50, 100) == (50, 100)
     # in use: its free amount against itself, full whatever the share
     assert share_against_its_free(25, 50, 100) == (75, 75)
+
+
+def test_partition_groups_are_tried_lowest_score_first_by_the_release(cases):
+    case = cases["koord.filter.partition.preferred-table-higher-score"]
+    # The contract: the score-1 group {1} first.
+    assert _run(case)["devices"]["gpu"][0]["minor"] == 1
+    # The release: the score-0 group {0} first, and it is free.
+    assert _run(case, "partition-groups-lowest-score-first")["devices"]["gpu"][0]["minor"] == 0
