@@ -54,6 +54,22 @@ def gpu_device_scope_below_the_tree(device_type: str, scope: str | None) -> int:
     return seams.scope_level(device_type, scope)
 
 
+def share_against_its_free(used: int, per_device: int, capacity: int) -> tuple[int, int]:
+    """The walk hands the scorer a GPU's free amount where its total goes and
+    the total where the free goes: an unused GPU is weighed as the share
+    against its capacity, a GPU in use as its free amount against itself, so
+    every GPU in use is as full as can be (MostAllocated) or as empty
+    (LeastAllocated)."""
+    free = capacity - used
+    if used == 0:
+        return per_device, capacity
+    return free, free
+
+
+def lowest_score_first(scores) -> list[int]:
+    return sorted(set(scores))
+
+
 def _unmerged_when_best_effort(decision):
     return {} if decision.resolution.policy == "BestEffort" else decision.numa
 
@@ -82,6 +98,12 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
     Behaviour("node-bind-trims-without-cpu-request",
               "a node-forced bind policy trims the NUMA nodes' CPU also for a pod that binds none",
               {"forced_trim": forced_by_node_label}),
+    Behaviour("shared-gpu-walk-score-swapped",
+              "in the GPU topology walk a shared GPU in use scores as full, whatever its share in use",
+              {"share_requested": share_against_its_free}),
+    Behaviour("partition-groups-lowest-score-first",
+              "a GPU partition table's allocationScore groups are tried lowest score first",
+              {"partition_group_order": lowest_score_first}),
     Behaviour("device-scope-never-met",
               "requiredTopologyScope Device for GPUs is met by no subtree and not checked ahead of partitions",
               {"scope_level": gpu_device_scope_below_the_tree}),

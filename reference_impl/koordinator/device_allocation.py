@@ -99,10 +99,17 @@ def candidates(node: Node, request: DeviceRequest, affinity: set[int] | None, us
     return sorted(out, key=lambda d: d.minor)
 
 
+def _formula(args: Args):
+    return scoring.most_allocated if args.device_scoring.type == "MostAllocated" else scoring.least_allocated
+
+
 def device_score(args: Args, device: Device, usage: Usage, per_device: int) -> int:
-    s = args.device_scoring
-    formula = scoring.most_allocated if s.type == "MostAllocated" else scoring.least_allocated
-    return formula(usage.of(device) + per_device, device.capacity)
+    return _formula(args)(usage.of(device) + per_device, device.capacity)
+
+
+def share_score(node: Node, args: Args, device: Device, usage: Usage, per_device: int) -> int:
+    """A shared GPU's score where the topology walk picks one GPU for the share."""
+    return _formula(args)(*node.seams.share_requested(usage.of(device), per_device, device.capacity))
 
 
 @dataclass
@@ -138,7 +145,7 @@ def _tree(devices: list[Device], with_device_level: bool) -> _Scope:
     return _Scope(1, sorted(devices, key=lambda d: d.minor), numa_scopes)
 
 
-def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage, args: Args,
+def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage, score,
               required_level: int, depth: int, not_empty: int):
     """The deepest scope that can hold the request, preferring scopes already in use."""
     if len(scope.devices) < request.count:
@@ -150,7 +157,7 @@ def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage,
     for child in scope.children:
         if len(child.devices) < request.count:
             continue
-        r = _by_scope(child, request, ok, usage, args, required_level, depth, not_empty)
+        r = _by_scope(child, request, ok, usage, score, required_level, depth, not_empty)
         if r is None:
             continue
         if best is None or best[1] < r[1] or (best[1] == r[1] and best[2] < r[2]):
@@ -165,8 +172,8 @@ def _by_scope(scope: _Scope, request: DeviceRequest, ok: set[int], usage: Usage,
     if _one_share(request):
         if not fitting:
             return None
-        top = max(fitting, key=lambda d: (device_score(args, d, usage, request.ratio), -d.minor))
-        return [top], depth, not_empty, device_score(args, top, usage, request.ratio)
+        top = max(fitting, key=lambda d: (score(d), -d.minor))
+        return [top], depth, not_empty, score(top)
     if len(fitting) < request.count:
         return None
     return fitting[:request.count], depth, not_empty, 0
@@ -199,14 +206,13 @@ def _with_vfs(chosen: Iterable[Device], request: DeviceRequest, usage: Usage) ->
     return out
 
 
-def _insufficient(node: Node, request: DeviceRequest, affinity: set[int] | None, usage: Usage) -> Refusal:
-    """The shortage named: the VFs only when the devices themselves would do.
-    Too few devices with capacity (healthy, matching the selector, free enough,
-    exclusivity met) is a shortage of devices, whatever VFs they carry."""
-    if request.hint.vf_selector is not None:
-        without_vfs = replace(request, hint=replace(request.hint, vf_selector=None))
-        if len(candidates(node, without_vfs, affinity, usage)) >= request.count:
-            return Refusal("InsufficientVirtualFunctions", f"Insufficient {request.type} VirtualFunctions", "Filter")
+def _insufficient(request: DeviceRequest) -> Refusal:
+    """Too few devices that can be taken is a shortage of devices, also when
+    the devices fall short only for want of a free VF matching the vfSelector:
+    a NIC without such a VF is passed over like any other unfit device
+    (upstream device_allocator.go defaultAllocateDevices). A shortage of VFs
+    is named only when no device of the type carries a VF at all, which
+    device_requests.on_node checks first."""
     return Refusal("InsufficientDevices", f"Insufficient {request.type} devices", "Filter")
 
 
@@ -230,7 +236,8 @@ def _partition_choice(node: Node, request: DeviceRequest, cands: list[Device], u
     unavailable = {d.minor for d in gpus if usage.of(d) > 0 or d.minor not in {c.minor for c in cands}}
     try:
         minors = partitions.choose(table, request.count, spec.policy if spec else "BestEffort",
-                                   spec.ring_bus_bandwidth if spec else None, free, unavailable)
+                                   spec.ring_bus_bandwidth if spec else None, free, unavailable,
+                                   node.seams.partition_group_order)
     except Refusal:
         if honor:
             raise
@@ -257,13 +264,13 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
         # Every device has a place in the tree (see _numa_scope_key), so there is
         # always one to walk.
         tree = _tree(in_reach, scope == "Device")
-        found = _by_scope(tree, request, {d.minor for d in cands}, usage, args,
-                          level, 0, 0)
+        found = _by_scope(tree, request, {d.minor for d in cands}, usage,
+                          lambda d: share_score(node, args, d, usage, request.ratio), level, 0, 0)
         if found is None:
             if scope:
                 raise Refusal("InsufficientTopologyScopedDevices",
                               f"Insufficient Topology Scoped {request.type} Devices", "Filter")
-            raise _insufficient(node, request, affinity, usage)
+            raise _insufficient(request)
         chosen = found[0]
     if chosen is None:
         prefer = prefer_pcie or set()
@@ -273,7 +280,7 @@ def allocate_type(node: Node, request: DeviceRequest, affinity: set[int] | None,
             ordered = _round_robin(ordered, prefer, lambda d: (-device_score(args, d, usage, request.ratio),
                                                               d.minor))
         if len(ordered) < request.count:
-            raise _insufficient(node, request, affinity, usage)
+            raise _insufficient(request)
         chosen = ordered[:secondary_take(request.count, prefer)]
     return _with_vfs(chosen, request, usage)
 

@@ -76,14 +76,19 @@ def parse_table(raw: str) -> Table:
     return table
 
 
-def _groups(parts: list[Partition]) -> list[list[Partition]]:
-    """Partitions grouped by allocationScore, highest score first, table order within."""
-    scores = sorted({p.score for p in parts}, reverse=True)
-    return [[p for p in parts if p.score == s] for s in scores]
+def highest_score_first(scores: Iterable[int]) -> list[int]:
+    """The order the allocationScore groups are tried in: the document's
+    BestEffort pursues the higher score, Restricted considers only the highest."""
+    return sorted(set(scores), reverse=True)
+
+
+def _groups(parts: list[Partition], order=highest_score_first) -> list[list[Partition]]:
+    """Partitions grouped by allocationScore in `order`, table order within."""
+    return [[p for p in parts if p.score == s] for s in order(p.score for p in parts)]
 
 
 def choose(table: Table | None, count: int, policy: str, bandwidth: int | None,
-           free: Iterable[int], unavailable: Iterable[int]) -> list[int]:
+           free: Iterable[int], unavailable: Iterable[int], order=highest_score_first) -> list[int]:
     """Minors of the chosen partition. `free` are the minors that can take a whole
     GPU now; `unavailable` the minors that are used or out of reach."""
     if table is None:
@@ -93,7 +98,7 @@ def choose(table: Table | None, count: int, policy: str, bandwidth: int | None,
     free = set(free)
     unavailable = set(unavailable)
     feasible: list[Partition] = []
-    for group in _groups(table[count]):
+    for group in _groups(table[count], order):
         for p in group:
             if not set(p.minors) <= free:
                 continue
@@ -111,7 +116,7 @@ def choose(table: Table | None, count: int, policy: str, bandwidth: int | None,
         for size in (8, 4, 2):
             if size < count or not table.get(size):
                 continue
-            for q in _groups(table[size])[0]:
+            for q in _groups(table[size], order)[0]:
                 if not taken & set(q.minors):
                     score += _BINPACK_WEIGHT[size] * q.score
         if best_score is None or score > best_score:

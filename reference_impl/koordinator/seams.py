@@ -11,11 +11,12 @@ parameter on every call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .hints import Hint
+from .partitions import highest_score_first
 
 # The node (node.Node) and the decision (pipeline.Decision) a seam is given; not
 # imported, since both modules build on this one.
@@ -66,6 +67,13 @@ def cpu_requested_as_placed(decision: Decision, over_numa: bool) -> bool:
     return False
 
 
+def share_requested(used: int, per_device: int, capacity: int) -> tuple[int, int]:
+    """What a device scoring strategy weighs for a share of one GPU in the
+    topology walk (requested, capacity): the GPU's use with the share added,
+    against its capacity, so MostAllocated takes the fullest GPU that fits."""
+    return used + per_device, capacity
+
+
 @dataclass(frozen=True)
 class Seams:
     # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
@@ -82,6 +90,10 @@ class Seams:
     scored_numa: Callable[[Decision], Mapping[int, Mapping[str, int]]] = numa_of_the_decision
     # whether the node score counts placed pods' bound CPUs as the CPU requested
     cpu_requested_as_placed: Callable[[Decision, bool], bool] = cpu_requested_as_placed
+    # a shared GPU's score inputs in the topology walk (used, per device, capacity)
+    share_requested: Callable[[int, int, int], tuple[int, int]] = share_requested
+    # the order a GPU partition table's allocationScore groups are tried in
+    partition_group_order: Callable[[Iterable[int]], list[int]] = highest_score_first
 
 
 CONTRACT = Seams()

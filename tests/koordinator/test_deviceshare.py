@@ -87,6 +87,15 @@ def test_vf_selector_without_vfs():
     assert out["reason"] == "InsufficientVirtualFunctions"
 
 
+def test_no_matching_vf_is_a_shortage_of_devices():
+    # The NICs carry VFs, none of them in a group matching the vfSelector: each NIC
+    # is passed over, and the refusal names the devices, not the VFs.
+    hint = {DEVICE_HINT: {"rdma": {"vfSelector": {"matchLabels": {"type": "storage"}}}}}
+    out = run("filter", {"node": gpu_node(), "pod": pod(cpu=None, memory=None, annotations=hint, **{"koordinator.sh/rdma": "1"})})
+    assert out["fits"] is False
+    assert out["reason"] == "InsufficientDevices" and out["message"] == "Insufficient rdma devices"
+
+
 def test_apply_for_all_and_requests_as_count():
     hint = {DEVICE_HINT: {"rdma": {"allocateStrategy": "ApplyForAll"}}}
     out = run("filter", {"node": gpu_node(), "pod": pod(cpu=None, memory=None, annotations=hint, **{"koordinator.sh/rdma": "1"})})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conformance import corpus
-from conformance.releases.koordinator_v1_8 import MODEL
+from conformance.releases.koordinator_v1_8 import MODEL, share_against_its_free
 from reference_impl import dispatch
 from reference_impl.koordinator import seams
 
@@ -110,3 +110,26 @@ def test_cpu_bound_on_another_numa_node_counts_against_the_chosen_one(cases):
     assert _run(case)["nodes"][0]["score"] == 75
     # NUMA 1 charged with the 2 CPUs bound on NUMA 0 plus the pod's 2: cpu 0, memory 100
     assert _run(case, "numa-cpu-as-bound-cpus")["nodes"][0]["score"] == 50
+
+
+def test_a_gpu_share_under_most_allocated_treats_every_gpu_in_use_as_full(cases):
+    case = cases["koord.filter.gpu-share.choice-by-device-score[scoring=MostAllocated,minor=1]"]
+    # The contract: 10 + 50 against 25 + 50 percent used, the fuller GPU 1.
+    assert _run(case)["devices"]["gpu"][0]["minor"] == 1
+    # The release: both GPUs in use score 100, the lower minor wins.
+    assert _run(case, "shared-gpu-walk-score-swapped")["devices"]["gpu"][0]["minor"] == 0
+
+
+def test_a_gpu_share_on_an_unused_gpu_is_scored_as_by_the_contract():
+    # unused: the share against the capacity, as the contract has it
+    assert share_against_its_free(0, 50, 100) == seams.share_requested(0, 50, 100) == (50, 100)
+    # in use: its free amount against itself, full whatever the share
+    assert share_against_its_free(25, 50, 100) == (75, 75)
+
+
+def test_partition_groups_are_tried_lowest_score_first_by_the_release(cases):
+    case = cases["koord.filter.partition.preferred-table-higher-score"]
+    # The contract: the score-1 group {1} first.
+    assert _run(case)["devices"]["gpu"][0]["minor"] == 1
+    # The release: the score-0 group {0} first, and it is free.
+    assert _run(case, "partition-groups-lowest-score-first")["devices"]["gpu"][0]["minor"] == 0
