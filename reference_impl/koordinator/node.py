@@ -39,6 +39,8 @@ class Node:
     device_labels: dict[str, str]
     device_annotations: dict[str, str]
     pods: list[PlacedPod] = field(default_factory=list)
+    # the Node object's annotations (only the amplification ratio is read)
+    annotations: dict[str, str] = field(default_factory=dict)
     # the rules this node is read and allocated under (seams.py)
     seams: Seams = CONTRACT
 
@@ -204,5 +206,6 @@ def parse_node(spec: Mapping, where: str = "node", seams: Seams = CONTRACT) -> N
         device_labels=_str_map(spec.get("deviceLabels"), where + "/deviceLabels"),
         device_annotations=_str_map(spec.get("deviceAnnotations"), where + "/deviceAnnotations"),
         pods=pods,
+        annotations=_str_map(spec.get("annotations"), where + "/annotations"),
         seams=seams,
     )

@@ -277,6 +277,7 @@ FEATURES: tuple[str, ...] = (
     "koordinator.cpuexclusive.pcpu-level",
     "koordinator.cpuexclusive.numa-node-level",
     "koordinator.cpuset.selection",
+    "koordinator.numa.cpu-amplification",
     "koordinator.score.node.most-allocated",
     "koordinator.score.node.least-allocated",
     "koordinator.score.node.balanced-allocation",
