@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ..refusal import Refusal
 from .node import Node
@@ -25,26 +26,34 @@ def _invalid() -> Refusal:
     return Refusal("InvalidAmplificationRatio", "node(s) invalid CPU amplification ratio", "Filter")
 
 
-def cpu_ratio(annotations: Mapping[str, str]) -> float | None:
-    """The node's CPU ratio, None when none is set. Read as Go decodes a map of
-    resource name to float: any value that is not a number fails the whole
-    annotation, a JSON `null` (whole or per value) means nothing set."""
+def ratios(annotations: Mapping[str, str]) -> dict[str, float]:
+    """The node's ratios by resource name. Read as Go decodes a map of resource
+    name to float: any value that is not a number fails the whole annotation,
+    a JSON `null` (whole or per value) means nothing set."""
     raw = annotations.get(ANNOTATION)
     if raw is None:
-        return None
+        return {}
     try:
-        ratios = json.loads(raw)
+        decoded = json.loads(raw)
     except ValueError:
         raise _invalid() from None
-    if ratios is None:
-        return None
-    if not isinstance(ratios, dict):
+    if decoded is None:
+        return {}
+    if not isinstance(decoded, dict):
         raise _invalid()
-    for value in ratios.values():
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+    out: dict[str, float] = {}
+    for name, value in decoded.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise _invalid()
-    value = ratios.get("cpu")
-    return None if value is None else float(value)
+        out[name] = float(value)
+    return out
+
+
+def cpu_ratio(annotations: Mapping[str, str]) -> float | None:
+    """The node's CPU ratio, None when none is set."""
+    return ratios(annotations).get("cpu")
 
 
 def amplify(amount: int, ratio: float) -> int:
@@ -80,3 +89,43 @@ def check(node: Node, pod: Pod, res: Resolution) -> None:
         requested = requested - bound + amplify(bound, ratio)
     if request > node_cpu_allocatable(node) - requested:
         raise Refusal("InsufficientAmplifiedCPU", "Insufficient amplified cpu", "Filter")
+
+
+def numa_view(node: Node) -> Node:
+    """The node as NodeNUMAResource's NUMA accounting sees it: every NUMA total
+    of a resource with a ratio above 1 amplified, and on each NUMA node that
+    holds placed pods' resources the CPUs bound there counted amplified
+    (upstream v1.8.0 `nodenumaresource` util.go `amplifyNUMANodeResources`,
+    node_allocation.go `getAvailableNUMANodeResources`). Only the Node's
+    annotation is read, as upstream amplifies the NUMA totals only when the
+    NodeResourceTopology carries no ratio of its own."""
+    try:
+        amplifying = {r: v for r, v in ratios(node.annotations).items() if v > 1}
+    except Refusal:
+        # A pod with a CPU request was refused by `check` already.
+        return node
+    if not amplifying:
+        return node
+    capacity = {n: {r: amplify(v, amplifying[r]) if r in amplifying else v for r, v in res.items()}
+                for n, res in node.numa_capacity.items()}
+    cpu = amplifying.get("cpu")
+    extra: dict[int, dict[str, int]] = {}
+    topo = node.cpu_topology
+    if cpu is not None and topo is not None and topo.is_valid() and node.seams.placed_numa_recorded(node):
+        held = set(node.allocated_cpus())
+        recorded = {n for p in node.pods for n in p.numa}
+        for n in sorted(recorded):
+            bound = 1000 * len(held & topo.in_nodes([n]))
+            if bound:
+                extra[n] = {"cpu": amplify(bound, cpu) - bound}
+    return replace(node, numa_capacity=capacity, numa_extra=extra, cpu_ratio=cpu)
+
+
+def scored_requests(requests: dict[str, int], node: Node, res: Resolution) -> dict[str, int]:
+    """The pod's NUMA requests as the NUMA scorer sees them: a pod that binds
+    CPUs asks amplified CPU there, while its NUMA split and its CPU set keep
+    the CPUs it asked for (upstream resource_manager.go
+    `allocateResourcesByHint` splits the original requests)."""
+    if not res.request_bind or node.cpu_ratio is None or "cpu" not in requests:
+        return requests
+    return {**requests, "cpu": amplify(requests["cpu"], node.cpu_ratio)}

@@ -102,6 +102,8 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             # After a node-forced binding's integer check, before the rest.
             amplification.check(node, pod, res)
         policy_mod.check_cpu_request(node, pod, res)
+        # From here on NUMA totals and NUMA usage are counted amplified.
+        node = amplification.numa_view(node)
         affinity: int | None = None
         if res.policy == "None" and res.request_bind and res.bind_required:
             numa_resources.allocate(node, pod, res, None)
