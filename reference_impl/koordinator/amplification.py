@@ -57,7 +57,7 @@ def cpu_ratio(annotations: Mapping[str, str]) -> float | None:
 
 
 def amplify(amount: int, ratio: float) -> int:
-    # Upstream multiplies in float64 and rounds up, so 4000 · 1.1 is 4401.
+    # Upstream multiplies in float64 and rounds up, so 3000 · 1.1 is 3301.
     return amount if ratio <= 1 else math.ceil(amount * ratio)
 
 
