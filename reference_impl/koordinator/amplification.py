@@ -129,3 +129,24 @@ def scored_requests(requests: dict[str, int], node: Node, res: Resolution) -> di
     if not res.request_bind or node.cpu_ratio is None or "cpu" not in requests:
         return requests
     return {**requests, "cpu": amplify(requests["cpu"], node.cpu_ratio)}
+
+
+def amplify_node_score(node: Node, res: Resolution, requested: dict[str, int], pod_req: dict[str, int]) -> None:
+    """The whole-node score under policy None on an amplified node (upstream
+    scoring.go `scoreWithAmplifiedCPUs`): the CPUs placed pods bound count
+    amplified in what is requested, and a pod that binds CPUs asks amplified
+    CPU. Unlike the Filter check, the bound CPUs are replaced whatever the
+    requested sum is."""
+    if pod_req.get("cpu", 0) == 0:
+        return
+    try:
+        ratio = cpu_ratio(node.annotations)
+    except Refusal:
+        return
+    if ratio is None or ratio <= 1:
+        return
+    topo = node.cpu_topology
+    bound = 1000 * len(node.allocated_cpus()) if topo is not None and topo.is_valid() else 0
+    requested["cpu"] = requested.get("cpu", 0) - bound + amplify(bound, ratio)
+    if res.request_bind:
+        pod_req["cpu"] = amplify(pod_req["cpu"], ratio)
