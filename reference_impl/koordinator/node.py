@@ -39,6 +39,12 @@ class Node:
     device_labels: dict[str, str]
     device_annotations: dict[str, str]
     pods: list[PlacedPod] = field(default_factory=list)
+    # the Node object's annotations (only the amplification ratio is read)
+    annotations: dict[str, str] = field(default_factory=dict)
+    # On an amplified node's NUMA view (amplification.numa_view): the CPU ratio,
+    # and what its bound CPUs weigh per NUMA node beyond their count.
+    cpu_ratio: float | None = None
+    numa_extra: dict[int, dict[str, int]] = field(default_factory=dict)
     # the rules this node is read and allocated under (seams.py)
     seams: Seams = CONTRACT
 
@@ -70,6 +76,10 @@ class Node:
                 bucket = out.setdefault(n, {})
                 for r, v in res.items():
                     bucket[r] = bucket.get(r, 0) + v
+        for n, res in self.numa_extra.items():
+            bucket = out.setdefault(n, {})
+            for r, v in res.items():
+                bucket[r] = bucket.get(r, 0) + v
         return out
 
     def numa_available(self) -> dict[int, dict[str, int]]:
@@ -204,5 +214,6 @@ def parse_node(spec: Mapping, where: str = "node", seams: Seams = CONTRACT) -> N
         device_labels=_str_map(spec.get("deviceLabels"), where + "/deviceLabels"),
         device_annotations=_str_map(spec.get("deviceAnnotations"), where + "/deviceAnnotations"),
         pods=pods,
+        annotations=_str_map(spec.get("annotations"), where + "/annotations"),
         seams=seams,
     )

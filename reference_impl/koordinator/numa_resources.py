@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..numa import bitmask
 from ..refusal import Refusal
-from . import scoring
+from . import amplification, scoring
 from .args import Args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .hints import Hint
@@ -146,8 +146,9 @@ def hints(node: Node, pod: Pod, res: Resolution, args: Args) -> dict[str, list[H
     lacking = {r: {n for n, a in available.items() if a.get(r, 0) == 0} for r in requests}
     names = [r for r in requests if any(r in cap for cap in node.numa_capacity.values())]
     found: dict[str, list[tuple[int, int]]] = {r: [] for r in names}
+    scored = amplification.scored_requests(requests, node, res)
     for mask in bitmask.iterate_masks(node.numa_ids):
-        score = numa_score(node, args, mask, requests, available)
+        score = numa_score(node, args, mask, scored, available)
         try:
             allocate(node, pod, res, mask)
         except Refusal:

@@ -10,8 +10,8 @@ from .. import cpuset
 from ..errors import InvalidInput
 from ..numa import bitmask
 from ..refusal import Refusal
+from . import amplification, numa_resources, scoring, topology
 from . import merge as merge_mod
-from . import numa_resources, scoring, topology
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
 from .device_requests import on_node, parse_requests
@@ -134,12 +134,14 @@ def _node_level(node, pod, decision, args) -> int:
         if name not in pod_req and name in pod.requests:
             pod_req[name] = pod.request_int(name)
     scored = node.seams.scored_numa(decision)
+    # An amplified node's NUMA totals and usage are counted amplified here too.
+    numa_node = amplification.numa_view(node)
     if scored:
         capacity: dict[str, int] = {}
         requested: dict[str, int] = {}
-        allocated = node.numa_allocated()
+        allocated = numa_node.numa_allocated()
         for n in scored:
-            for r, v in node.numa_capacity.get(n, {}).items():
+            for r, v in numa_node.numa_capacity.get(n, {}).items():
                 capacity[r] = capacity.get(r, 0) + v
             for r, v in allocated.get(n, {}).items():
                 requested[r] = requested.get(r, 0) + v
@@ -157,6 +159,8 @@ def _node_level(node, pod, decision, args) -> int:
                 requested[r] = requested.get(r, 0) + v
     if decision.cpuset is not None and node.seams.cpu_requested_as_placed(decision, bool(scored)):
         requested["cpu"] = 1000 * len(node.allocated_cpus())
+    if not scored and decision.resolution.policy == "None":
+        amplification.amplify_node_score(node, decision.resolution, requested, pod_req)
     return scoring.score(s.type, s.weights, requested, capacity, pod_req)
 
 
@@ -178,15 +182,18 @@ def op_score(input_: Mapping, seams: Seams = CONTRACT) -> dict:
             # nodenumaresource plugin.go PreFilter, scoring.go PreScore): it gets
             # neither a node score nor NUMA scores from it.
             row["score"] = _node_level(node, pod, decision, args)
-            pod_numa = numa_resources.pod_numa_requests(node, pod)
+            # NUMA scores count as the hints do: amplified on an amplified node.
+            numa_node = amplification.numa_view(node)
+            pod_numa = amplification.scored_requests(numa_resources.pod_numa_requests(node, pod), numa_node,
+                                                     decision.resolution)
             try:
-                available = numa_resources.available_numa(node, decision.resolution)
+                available = numa_resources.available_numa(numa_node, decision.resolution)
             except Refusal:
                 # Only a forced trim refuses here (seams.forced_trim): no
                 # availability, no NUMA scores.
                 available = None
             if available is not None:
-                row["numaScores"] = {mask_key(m): numa_resources.numa_score(node, args, m, pod_numa, available)
+                row["numaScores"] = {mask_key(m): numa_resources.numa_score(numa_node, args, m, pod_numa, available)
                                      for m in bitmask.iterate_masks(node.numa_ids)}
             try:
                 requests = on_node(node, parse_requests(pod, decision.resolution.device_hints),
@@ -277,6 +284,7 @@ FEATURES: tuple[str, ...] = (
     "koordinator.cpuexclusive.pcpu-level",
     "koordinator.cpuexclusive.numa-node-level",
     "koordinator.cpuset.selection",
+    "koordinator.numa.cpu-amplification",
     "koordinator.score.node.most-allocated",
     "koordinator.score.node.least-allocated",
     "koordinator.score.node.balanced-allocation",

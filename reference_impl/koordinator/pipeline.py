@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .. import cpuset
 from ..numa import bitmask
 from ..refusal import Refusal
-from . import deviceshare, numa_resources
+from . import amplification, deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
 from .device_allocation import Allocated
@@ -91,8 +91,19 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         # NodeNUMAResource's Filter runs before DeviceShare's (the default
         # profile's order): its policy and CPU checks, the required binding under
         # None, the Restricted / SingleNUMANode admit; then DeviceShare's own fit.
-        policy_mod.filter_policies(node, pod, args, res, cpu_topology_first=True)
+        try:
+            policy_mod.filter_policies(node, pod, args, res, cpu_topology_first=True)
+        except Refusal as exc:
+            if exc.reason in ("InvalidCPUTopology", "CPUBindPolicyConflict"):
+                # Upstream checks the amplified CPU before these two.
+                amplification.check(node, pod, res)
+            raise
+        if not (res.request_bind and pod.milli_cpu() % 1000):
+            # After a node-forced binding's integer check, before the rest.
+            amplification.check(node, pod, res)
         policy_mod.check_cpu_request(node, pod, res)
+        # From here on NUMA totals and NUMA usage are counted amplified.
+        node = amplification.numa_view(node)
         affinity: int | None = None
         if res.policy == "None" and res.request_bind and res.bind_required:
             numa_resources.allocate(node, pod, res, None)

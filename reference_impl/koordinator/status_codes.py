@@ -51,6 +51,7 @@ BY_REASON: dict[str, str] = {
     "SMTAlignmentError": UNRESOLVABLE,
     "MissingGPUPartitionTable": UNRESOLVABLE,
     "UnsupportedGPUPartitionCount": UNRESOLVABLE,
+    "InvalidAmplificationRatio": UNRESOLVABLE,
     # Shortages and the merge's refusals: room made by preemption may help.
     "UnsatisfiedNUMAResource": UNSCHEDULABLE,
     "UnalignedNUMAHint": UNSCHEDULABLE,
@@ -62,6 +63,7 @@ BY_REASON: dict[str, str] = {
     "InsufficientTopologyScopedDevices": UNSCHEDULABLE,
     "JointAllocateViolation": UNSCHEDULABLE,
     "InsufficientPartitionedGPUs": UNSCHEDULABLE,
+    "InsufficientAmplifiedCPU": UNSCHEDULABLE,
 }
 
 

@@ -166,6 +166,7 @@ type nodeJSON struct {
 	Devices                 []deviceJSON           `json:"devices"`
 	DeviceLabels            map[string]string      `json:"deviceLabels"`
 	DeviceAnnotations       map[string]string      `json:"deviceAnnotations"`
+	Annotations             map[string]string      `json:"annotations"`
 	Pods                    []placedPodJSON        `json:"pods"`
 }
 
@@ -381,7 +382,12 @@ func buildNode(in nodeJSON, where string) (*builtNode, error) {
 	for k, v := range in.Labels {
 		labels[k] = v
 	}
-	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, UID: nextUID("node"), Labels: labels}}
+	// The Node's own annotations (the CPU amplification ratio is read from here).
+	annotations := map[string]string{}
+	for k, v := range in.Annotations {
+		annotations[k] = v
+	}
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, UID: nextUID("node"), Labels: labels, Annotations: annotations}}
 
 	// NodeResourceTopology: zones, policies and the annotations koordlet writes.
 	nrt := &nrtv1alpha1.NodeResourceTopology{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{}}}

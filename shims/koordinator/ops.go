@@ -107,6 +107,10 @@ func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Statu
 	switch {
 	case has(nodenumaresource.ErrNotMatchNUMATopology):
 		return "ErrNotMatchNUMATopology"
+	case has(nodenumaresource.ErrInvalidCPUAmplificationRatio):
+		return "InvalidAmplificationRatio"
+	case has(nodenumaresource.ErrInsufficientAmplifiedCPU):
+		return "InsufficientAmplifiedCPU"
 	case has(nodenumaresource.ErrInvalidRequestedCPUs):
 		return "InvalidRequestedCPUs"
 	case has(nodenumaresource.ErrInvalidCPUTopology):

@@ -208,6 +208,9 @@ KOORDINATOR = (
            _named("koordinator.deviceshare.gpu-partition.", {"Restricted": "restricted", "BestEffort": "best-effort"})),
     Family("koordinator.deviceshare.gpu-partition.ring-bus-bandwidth",
            (_POD_ANN + "gpu-partition-spec/{json}/ringBusBandwidth",), {}, exclusive=False),
+    Family("koordinator.numa.cpu-amplification",
+           tuple(n + "/annotations/node.koordinator.sh~1resource-amplification-ratio" for n in _NODES),
+           {}, exclusive=False),
     Family("koordinator.deviceshare.gpu-partition.node-policy",
            tuple(n + where + "/node.koordinator.sh~1gpu-partition-policy"
                  for n in _NODES for where in ("/labels", "/deviceLabels")),

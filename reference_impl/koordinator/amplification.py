@@ -1,0 +1,152 @@
+"""CPU amplification: a node whose CPUs are sold more than once.
+
+A node annotated `node.koordinator.sh/resource-amplification-ratio`
+(`{"cpu": 1.5}`) reports its allocatable CPU already multiplied; pods that
+share CPUs are counted as requested, but a CPU a pod binds exclusively is
+worth `ratio` shared CPUs, so NodeNUMAResource's Filter counts bound CPUs
+amplified (upstream v1.8.0 `nodenumaresource` plugin.go `filterAmplifiedCPUs`,
+`apis/extension` node_resource_amplification.go)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ..refusal import Refusal
+from .node import Node
+from .pod import Pod
+from .policy import Resolution
+
+ANNOTATION = "node.koordinator.sh/resource-amplification-ratio"
+
+
+def _invalid() -> Refusal:
+    return Refusal("InvalidAmplificationRatio", "node(s) invalid CPU amplification ratio", "Filter")
+
+
+def ratios(annotations: Mapping[str, str]) -> dict[str, float]:
+    """The node's ratios by resource name. Read as Go decodes a map of resource
+    name to float: any value that is not a number fails the whole annotation,
+    a JSON `null` (whole or per value) means nothing set."""
+    raw = annotations.get(ANNOTATION)
+    if raw is None:
+        return {}
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        raise _invalid() from None
+    if decoded is None:
+        return {}
+    if not isinstance(decoded, dict):
+        raise _invalid()
+    out: dict[str, float] = {}
+    for name, value in decoded.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _invalid()
+        out[name] = float(value)
+    return out
+
+
+def cpu_ratio(annotations: Mapping[str, str]) -> float | None:
+    """The node's CPU ratio, None when none is set."""
+    return ratios(annotations).get("cpu")
+
+
+def amplify(amount: int, ratio: float) -> int:
+    # Upstream multiplies in float64 and rounds up, so 3000 · 1.1 is 3301.
+    return amount if ratio <= 1 else math.ceil(amount * ratio)
+
+
+def node_cpu_allocatable(node: Node) -> int:
+    if node.allocatable is not None:
+        return node.allocatable.get("cpu", 0)
+    return sum(res.get("cpu", 0) for res in node.numa_capacity.values())
+
+
+def check(node: Node, pod: Pod, res: Resolution) -> None:
+    """The node-level amplified CPU check of Filter; it runs after the policy
+    match and before the CPU topology and bind-policy checks."""
+    request = pod.milli_cpu()
+    if request == 0:
+        return
+    ratio = cpu_ratio(node.annotations)
+    if ratio is None or ratio <= 1:
+        return
+    if res.request_bind:
+        request = amplify(request, ratio)
+    topo = node.cpu_topology
+    if topo is not None and not topo.is_valid():
+        # The bound CPUs cannot be counted without a valid topology.
+        raise Refusal("InvalidCPUTopology", "node(s) invalid CPU Topology", "Filter")
+    # Without a CPU topology no cpuset is recorded for the node.
+    bound = 0 if topo is None else 1000 * len(node.allocated_cpus())
+    requested = sum(p.requests.get("cpu", 0) for p in node.pods)
+    if bound and requested >= bound:
+        requested = requested - bound + amplify(bound, ratio)
+    if request > node_cpu_allocatable(node) - requested:
+        raise Refusal("InsufficientAmplifiedCPU", "Insufficient amplified cpu", "Filter")
+
+
+def numa_view(node: Node) -> Node:
+    """The node as NodeNUMAResource's NUMA accounting sees it: every NUMA total
+    of a resource with a ratio above 1 amplified, and on each NUMA node that
+    holds placed pods' resources the CPUs bound there counted amplified
+    (upstream v1.8.0 `nodenumaresource` util.go `amplifyNUMANodeResources`,
+    node_allocation.go `getAvailableNUMANodeResources`). Only the Node's
+    annotation is read, as upstream amplifies the NUMA totals only when the
+    NodeResourceTopology carries no ratio of its own."""
+    try:
+        amplifying = {r: v for r, v in ratios(node.annotations).items() if v > 1}
+    except Refusal:
+        # A pod with a CPU request was refused by `check` already.
+        return node
+    if not amplifying:
+        return node
+    capacity = {n: {r: amplify(v, amplifying[r]) if r in amplifying else v for r, v in res.items()}
+                for n, res in node.numa_capacity.items()}
+    cpu = amplifying.get("cpu")
+    extra: dict[int, dict[str, int]] = {}
+    topo = node.cpu_topology
+    if cpu is not None and topo is not None and topo.is_valid() and node.seams.placed_numa_recorded(node):
+        held = set(node.allocated_cpus())
+        recorded = {n for p in node.pods for n in p.numa}
+        for n in sorted(recorded):
+            bound = 1000 * len(held & topo.in_nodes([n]))
+            if bound:
+                extra[n] = {"cpu": amplify(bound, cpu) - bound}
+    return replace(node, numa_capacity=capacity, numa_extra=extra, cpu_ratio=cpu)
+
+
+def scored_requests(requests: dict[str, int], node: Node, res: Resolution) -> dict[str, int]:
+    """The pod's NUMA requests as the NUMA scorer sees them: a pod that binds
+    CPUs asks amplified CPU there, while its NUMA split and its CPU set keep
+    the CPUs it asked for (upstream resource_manager.go
+    `allocateResourcesByHint` splits the original requests)."""
+    if not res.request_bind or node.cpu_ratio is None or "cpu" not in requests:
+        return requests
+    return {**requests, "cpu": amplify(requests["cpu"], node.cpu_ratio)}
+
+
+def amplify_node_score(node: Node, res: Resolution, requested: dict[str, int], pod_req: dict[str, int]) -> None:
+    """The whole-node score under policy None on an amplified node (upstream
+    scoring.go `scoreWithAmplifiedCPUs`): the CPUs placed pods bound count
+    amplified in what is requested, and a pod that binds CPUs asks amplified
+    CPU. Unlike the Filter check, the bound CPUs are replaced whatever the
+    requested sum is."""
+    if pod_req.get("cpu", 0) == 0:
+        return
+    try:
+        ratio = cpu_ratio(node.annotations)
+    except Refusal:
+        return
+    if ratio is None or ratio <= 1:
+        return
+    topo = node.cpu_topology
+    bound = 1000 * len(node.allocated_cpus()) if topo is not None and topo.is_valid() else 0
+    requested["cpu"] = requested.get("cpu", 0) - bound + amplify(bound, ratio)
+    if res.request_bind:
+        pod_req["cpu"] = amplify(pod_req["cpu"], ratio)
