@@ -31,22 +31,23 @@ import (
 	"topoconf/shims/protocol"
 )
 
+// resourceSpec is a container's or a pod's requests and limits as the case
+// writes them (quantities still undecoded).
+type resourceSpec struct {
+	Requests map[string]json.RawMessage `json:"requests"`
+	Limits   map[string]json.RawMessage `json:"limits"`
+}
+
 type containerSpec struct {
-	Name      string `json:"name"`
-	Resources struct {
-		Requests map[string]json.RawMessage `json:"requests"`
-		Limits   map[string]json.RawMessage `json:"limits"`
-	} `json:"resources"`
-	RestartPolicy string `json:"restartPolicy"`
+	Name          string       `json:"name"`
+	Resources     resourceSpec `json:"resources"`
+	RestartPolicy string       `json:"restartPolicy"`
 }
 
 type podSpec struct {
 	Name string `json:"name"`
 	// Resources are the pod-level resources (spec.resources).
-	Resources *struct {
-		Requests map[string]json.RawMessage `json:"requests"`
-		Limits   map[string]json.RawMessage `json:"limits"`
-	} `json:"resources"`
+	Resources      *resourceSpec   `json:"resources"`
 	InitContainers []containerSpec `json:"initContainers"`
 	Containers     []containerSpec `json:"containers"`
 }

@@ -27,11 +27,8 @@ type suppliedContainer struct {
 }
 
 type suppliedPod struct {
-	Name      string `json:"name"`
-	Resources *struct {
-		Requests map[string]json.RawMessage `json:"requests"`
-		Limits   map[string]json.RawMessage `json:"limits"`
-	} `json:"resources"`
+	Name           string              `json:"name"`
+	Resources      *resourceSpec       `json:"resources"`
 	InitContainers []suppliedContainer `json:"initContainers"`
 	Containers     []suppliedContainer `json:"containers"`
 }

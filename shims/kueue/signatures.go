@@ -1,5 +1,3 @@
-//go:build !kueue_main
-
 package main
 
 import (
@@ -14,12 +12,13 @@ import (
 
 // The upstream entry points the shim drives, with the signatures it was
 // written against. A release that changes one fails to build here, with the
-// name of the function in the error, instead of answering differently.
+// name of the function in the error, instead of answering differently. The
+// placement's, whose form changed after v0.17.0, is in signatures_v017.go and
+// signatures_main.go.
 var (
-	_ func(*field.Path, *v1.ObjectMeta) field.ErrorList                                                                                          = jobframework.ValidateTASPodSetRequest
-	_ func(*field.Path, *v1.ObjectMeta, *kueue.PodSet) field.ErrorList                                                                           = jobframework.ValidateSliceSizeAnnotationUpperBound
-	_ func([]kueue.PodSet, map[kueue.PodSetReference]*field.Path) field.ErrorList                                                                = jobframework.ValidatePodSetGroupingTopology
-	_ func(...kueue.PodSet) bool                                                                                                                 = workload.IsExplicitlyRequestingTAS
-	_ func(*schdcache.TASFlavorSnapshot, schdcache.FlavorTASRequests, ...schdcache.FindTopologyAssignmentsOption) schdcache.TASAssignmentsResult = (*schdcache.TASFlavorSnapshot).FindTopologyAssignmentsForFlavor
-	_ func(*schdcache.TASFlavorSnapshot, *kueue.PodSetTopologyRequest) bool                                                                      = (*schdcache.TASFlavorSnapshot).HasLevel
+	_ func(*field.Path, *v1.ObjectMeta) field.ErrorList                           = jobframework.ValidateTASPodSetRequest
+	_ func(*field.Path, *v1.ObjectMeta, *kueue.PodSet) field.ErrorList            = jobframework.ValidateSliceSizeAnnotationUpperBound
+	_ func([]kueue.PodSet, map[kueue.PodSetReference]*field.Path) field.ErrorList = jobframework.ValidatePodSetGroupingTopology
+	_ func(...kueue.PodSet) bool                                                  = workload.IsExplicitlyRequestingTAS
+	_ func(*schdcache.TASFlavorSnapshot, *kueue.PodSetTopologyRequest) bool       = (*schdcache.TASFlavorSnapshot).HasLevel
 )

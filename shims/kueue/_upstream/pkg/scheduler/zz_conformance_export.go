@@ -1,8 +1,10 @@
 package scheduler
 
-// Conformance shim overlay (not part of the release): one scheduling cycle
-// run synchronously, and the nomination's verdict for one workload. Laid over
-// the release's copy by shims/kueue/build.sh.
+// Conformance shim overlay (not part of Kueue): one scheduling cycle run
+// synchronously, and the nomination's verdict for one workload. Laid over the
+// release's copy by shims/kueue/build.sh, and over a local Kueue tree's copy
+// by shims/kueue/build-local.sh; what nominate takes, which differs between
+// the two, is in zz_conformance_heads.go.
 
 import (
 	"context"
@@ -29,7 +31,7 @@ func (s *Scheduler) ConformanceNominate(ctx context.Context, w workload.Info) (m
 	if err != nil {
 		return "", "", err
 	}
-	return conformanceVerdict(s.nominate(ctx, []workload.Info{w}, snap))
+	return conformanceVerdict(s.nominate(ctx, conformanceHeads(w), snap))
 }
 
 func conformanceVerdict(entries, inadmissible []entry) (string, string, error) {

@@ -1,14 +1,15 @@
 package tas
 
-// Conformance shim overlay (not part of the release): a way to build the TAS
-// node controller's reconciler outside a manager, with the clock the caller
-// drives. Laid over the release's copy by shims/kueue/build.sh.
+// Conformance shim overlay (not part of Kueue): a way to build the TAS node
+// controller's reconciler outside a manager, with the clock the caller
+// drives. Laid over the release's copy by shims/kueue/build.sh, and over a
+// local Kueue tree's copy by shims/kueue/build-local.sh; the recorder's type,
+// which differs between the two, is in zz_conformance_recorder.go.
 
 import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -21,7 +22,7 @@ import (
 // Reconcile and the event filter that also keeps the TAS cache's nodes.
 type ConformanceNodeReconciler struct{ r *nodeReconciler }
 
-func NewConformanceNodeReconciler(c client.Client, recorder record.EventRecorder, cache *schdcache.Cache, clk clock.Clock) *ConformanceNodeReconciler {
+func NewConformanceNodeReconciler(c client.Client, recorder conformanceRecorder, cache *schdcache.Cache, clk clock.Clock) *ConformanceNodeReconciler {
 	r := newNodeReconciler(c, recorder, cache, nil)
 	r.clock = clk
 	return &ConformanceNodeReconciler{r: r}
