@@ -133,3 +133,26 @@ def test_partition_groups_are_tried_lowest_score_first_by_the_release(cases):
     assert _run(case)["devices"]["gpu"][0]["minor"] == 1
     # The release: the score-0 group {0} first, and it is free.
     assert _run(case, "partition-groups-lowest-score-first")["devices"]["gpu"][0]["minor"] == 0
+
+
+def test_best_effort_node_beside_a_node_with_a_bound_cpu():
+    """Two declared behaviours on one score: the BestEffort node scored over the
+    whole node, the Restricted node's chosen NUMA node charged with CPU 0 bound
+    on NUMA 0."""
+    best_effort = {"name": "be", "labels": {"node.koordinator.sh/numa-topology-policy": "BestEffort"},
+                   "cpuTopology": {"sockets": 1, "numaNodesPerSocket": 1, "coresPerNUMANode": 1, "threadsPerCore": 2},
+                   "numaNodes": [{"id": 0, "memory": "16Gi"}], "allocatable": {"cpu": "1", "memory": "8Gi"}}
+    restricted = {"name": "r", "labels": {"node.koordinator.sh/numa-topology-policy": "Restricted"},
+                  "cpuTopology": {"sockets": 2, "numaNodesPerSocket": 2, "coresPerNUMANode": 2, "threadsPerCore": 2},
+                  "numaNodes": [{"id": i, "memory": "16Gi"} for i in range(4)],
+                  "pods": [{"name": "placed", "cpuset": "0"}]}
+    pod = {"labels": {"koordinator.sh/qosClass": "LSE"},
+           "containers": [{"name": "app", "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}}]}
+    data = {"nodes": [best_effort, restricted], "pod": pod}
+    # contract: NUMA 0 of be: cpu (2 - 1)/2 -> 50, memory 100 -> 75;
+    # NUMA 1 of r: cpu (4 - 1)/4 -> 75, memory 100 -> 87
+    assert [n["score"] for n in dispatch.run("koordinator", "score", data)["nodes"]] == [75, 87]
+    answer = MODEL.run("score", data, ["best-effort-scored-before-merge", "numa-cpu-as-bound-cpus"])
+    # be over the whole node: cpu (1 - 1)/1 -> 0, memory 100 -> 50;
+    # r's NUMA 1 charged with CPU 0: cpu (4 - 1 - 1)/4 -> 50, memory 100 -> 75
+    assert [n["score"] for n in answer["nodes"]] == [50, 75]
