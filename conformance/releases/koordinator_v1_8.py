@@ -66,6 +66,10 @@ def share_against_its_free(used: int, per_device: int, capacity: int) -> tuple[i
     return free, free
 
 
+def one_instance_requested(per_device: int, count: int) -> int:
+    return per_device
+
+
 def lowest_score_first(scores) -> list[int]:
     return sorted(set(scores))
 
@@ -101,6 +105,9 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
     Behaviour("shared-gpu-walk-score-swapped",
               "in the GPU topology walk a shared GPU in use scores as full, whatever its share in use",
               {"share_requested": share_against_its_free}),
+    Behaviour("device-score-one-instance",
+              "a device node score adds the pod's request of one device, however many it asks for",
+              {"device_score_request": one_instance_requested}),
     Behaviour("partition-groups-lowest-score-first",
               "a GPU partition table's allocationScore groups are tried lowest score first",
               {"partition_group_order": lowest_score_first}),

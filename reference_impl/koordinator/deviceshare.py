@@ -75,5 +75,5 @@ def node_score(node: Node, requests: dict[str, DeviceRequest], args: Args) -> in
         capacity = sum(d.capacity for d in devices)
         used = sum(usage.of(d) for d in devices if d.healthy)
         formula = scoring.most_allocated if args.device_scoring.type == "MostAllocated" else scoring.least_allocated
-        total += formula(used + r.ratio * r.count, capacity)
+        total += formula(used + node.seams.device_score_request(r.ratio, r.count), capacity)
     return total

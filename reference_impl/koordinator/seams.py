@@ -74,6 +74,12 @@ def share_requested(used: int, per_device: int, capacity: int) -> tuple[int, int
     return used + per_device, capacity
 
 
+def request_of_every_device(per_device: int, count: int) -> int:
+    """The pod's request a device node score adds for one type (percent per
+    device, devices asked for): every device the pod asks for."""
+    return per_device * count
+
+
 @dataclass(frozen=True)
 class Seams:
     # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
@@ -92,6 +98,8 @@ class Seams:
     cpu_requested_as_placed: Callable[[Decision, bool], bool] = cpu_requested_as_placed
     # a shared GPU's score inputs in the topology walk (used, per device, capacity)
     share_requested: Callable[[int, int, int], tuple[int, int]] = share_requested
+    # the request a device node score adds for one type (per device, count)
+    device_score_request: Callable[[int, int], int] = request_of_every_device
     # the order a GPU partition table's allocationScore groups are tried in
     partition_group_order: Callable[[Iterable[int]], list[int]] = highest_score_first
 

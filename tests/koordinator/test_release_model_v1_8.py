@@ -156,3 +156,11 @@ def test_best_effort_node_beside_a_node_with_a_bound_cpu():
     # be over the whole node: cpu (1 - 1)/1 -> 0, memory 100 -> 50;
     # r's NUMA 1 charged with CPU 0: cpu (4 - 1 - 1)/4 -> 50, memory 100 -> 75
     assert [n["score"] for n in answer["nodes"]] == [50, 75]
+
+
+def test_device_score_adds_one_instance(cases):
+    case = cases["koord.score.device.several-gpus-request-every-gpu"]
+    # 200 of 400 percent requested under the contract
+    assert _run(case)["nodes"][0]["deviceScore"] == 50
+    # one GPU's 100 of 400: (400 - 100) * 100 / 400
+    assert _run(case, "device-score-one-instance")["nodes"][0]["deviceScore"] == 75
