@@ -70,6 +70,15 @@ def one_instance_requested(per_device: int, count: int) -> int:
     return per_device
 
 
+def devices_on_the_stored_affinity(decision) -> int | None:
+    """The NUMA affinity the Topology Manager stored in Filter; a BestEffort
+    merge runs only in Reserve, so only a Restricted or SingleNUMANode pod has
+    one when the node is scored."""
+    if decision.resolution.policy not in ("Restricted", "SingleNUMANode") or decision.hint is None:
+        return None
+    return decision.hint.affinity
+
+
 def lowest_score_first(scores) -> list[int]:
     return sorted(set(scores))
 
@@ -108,6 +117,9 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
     Behaviour("device-score-one-instance",
               "a device node score adds the pod's request of one device, however many it asks for",
               {"device_score_request": one_instance_requested}),
+    Behaviour("device-score-on-the-numa-affinity",
+              "a device node score weighs only the devices on the pod's NUMA affinity (and those without a NUMA node)",
+              {"device_score_numa": devices_on_the_stored_affinity}),
     Behaviour("partition-groups-lowest-score-first",
               "a GPU partition table's allocationScore groups are tried lowest score first",
               {"partition_group_order": lowest_score_first}),

@@ -63,7 +63,9 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
     return {t: list(shared) for t in requests}
 
 
-def node_score(node: Node, requests: dict[str, DeviceRequest], args: Args) -> int:
+def node_score(node: Node, requests: dict[str, DeviceRequest], args: Args, numa: int | None = None) -> int:
+    """numa: a bitmask of the NUMA nodes whose devices are weighed (a device
+    without a NUMA node always is); None for all."""
     usage = Usage(node)
     weights = dict(args.device_scoring.weights)
     resource_of = {"gpu": "koordinator.sh/gpu-memory-ratio", "rdma": "koordinator.sh/rdma", "fpga": "koordinator.sh/fpga"}
@@ -71,7 +73,8 @@ def node_score(node: Node, requests: dict[str, DeviceRequest], args: Args) -> in
     for t, r in requests.items():
         if weights.get(resource_of[t], 0) == 0:
             continue
-        devices = [d for d in node.devices if d.type == t]
+        devices = [d for d in node.devices if d.type == t
+                   and (numa is None or d.numa is None or bitmask.is_set(numa, d.numa))]
         capacity = sum(d.capacity for d in devices)
         used = sum(usage.of(d) for d in devices if d.healthy)
         formula = scoring.most_allocated if args.device_scoring.type == "MostAllocated" else scoring.least_allocated

@@ -200,7 +200,7 @@ def op_score(input_: Mapping, seams: Seams = CONTRACT) -> dict:
                                    decision.resolution.device_hints)
             except Refusal:
                 requests = {}
-            row["deviceScore"] = device_node_score(node, requests, args)
+            row["deviceScore"] = device_node_score(node, requests, args, node.seams.device_score_numa(decision))
         rows.append(row)
     top = max((r["deviceScore"] for r in rows if r["fits"]), default=0)
     for r in rows:

@@ -80,6 +80,12 @@ def request_of_every_device(per_device: int, count: int) -> int:
     return per_device * count
 
 
+def every_numa_node(decision: Decision) -> int | None:
+    """The NUMA nodes (a bitmask) whose devices a device node score weighs;
+    None for every device of the type, wherever the pod's NUMA affinity is."""
+    return None
+
+
 @dataclass(frozen=True)
 class Seams:
     # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
@@ -100,6 +106,8 @@ class Seams:
     share_requested: Callable[[int, int, int], tuple[int, int]] = share_requested
     # the request a device node score adds for one type (per device, count)
     device_score_request: Callable[[int, int], int] = request_of_every_device
+    # the NUMA nodes whose devices a device node score weighs (bitmask); None for all
+    device_score_numa: Callable[[Decision], int | None] = every_numa_node
     # the order a GPU partition table's allocationScore groups are tried in
     partition_group_order: Callable[[Iterable[int]], list[int]] = highest_score_first
 

@@ -164,3 +164,11 @@ def test_device_score_adds_one_instance(cases):
     assert _run(case)["nodes"][0]["deviceScore"] == 50
     # one GPU's 100 of 400: (400 - 100) * 100 / 400
     assert _run(case, "device-score-one-instance")["nodes"][0]["deviceScore"] == 75
+
+
+def test_device_score_on_the_numa_affinity(cases):
+    case = cases["koord.score.device.restricted-pod-weighs-every-gpu"]
+    # both GPUs: 50 of 200 percent
+    assert _run(case)["nodes"][0]["deviceScore"] == 75
+    # GPU 0 alone, on the affinity {0}: (100 - 50) * 100 / 100
+    assert _run(case, "device-score-on-the-numa-affinity")["nodes"][0]["deviceScore"] == 50
