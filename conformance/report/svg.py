@@ -86,6 +86,14 @@ class Panel:
     def close_group(self) -> None:
         self.parts.append("</g>")
 
+    def legend(self, items: list[tuple[str, str]], y: float, limit: int) -> float:
+        """One swatch and label per row from y down; gives the y below the last."""
+        for fill, text in items:
+            self.rect(0, y - 9, 10, 10, fill=fill, stroke=None)
+            self.text(16, y, text, size=10, limit=limit)
+            y += 15
+        return y
+
     def place(self, other: Panel, x: float, y: float, **attrs: object) -> None:
         self.parts.append(f'<g transform="translate({_num(x)},{_num(y)})"{_attrs(attrs)}>')
         self.parts += other.parts

@@ -134,10 +134,7 @@ def _draw_tree(root: Domain, levels: list[str], note: str | None, legend: list[t
     if total_leaves > len(leaves):
         panel.text(0, bottom, f"{total_leaves - len(leaves)} more leaves not drawn", size=9, fill=MUTED)
         bottom += 14
-    for fill, text in legend:
-        panel.rect(0, bottom - 9, 10, 10, fill=fill, stroke=None)
-        panel.text(16, bottom, text, size=10, limit=100)
-        bottom += 15
+    panel.legend(legend, bottom, limit=100)
     return panel
 
 

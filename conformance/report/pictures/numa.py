@@ -121,10 +121,7 @@ def draw(boxes: list[Box], legend: list[tuple[str, str]], note: str | None = Non
         rows = ["  ".join(str(v) for v in row) for row in distances]
         panel.text(0, y, "distances: " + " | ".join(rows), size=10, fill=MUTED, limit=90)
         y += 16
-    for fill, text in legend:
-        panel.rect(0, y - 9, 10, 10, fill=fill, stroke=None)
-        panel.text(16, y, text, size=10, limit=90)
-        y += 15
+    panel.legend(legend, y, limit=90)
     return panel
 
 

@@ -95,25 +95,16 @@ def pod_set(draw, name: str, levels: list[str], group: str | None = None, count:
         tolerations.append(toleration)
     selector = {GROUP_LABEL: "tas-group"} if draw(st.integers(0, 5)) == 0 else None
     affinity = draw(required_node_affinity(levels)) if draw(st.integers(0, 4)) == 0 else None
+    # The same optional fields go on the pod template's spec or on the pod set.
+    optional = {key: value for key, value in (("tolerations", tolerations), ("nodeSelector", selector),
+                                              ("affinity", affinity)) if value}
     if draw(st.integers(0, 3)) == 0:
         spec: dict = {"containers": [{"name": "app", "resources": {"requests": req}}]}
         if draw(st.integers(0, 3)) == 0:
             spec["initContainers"] = [{"name": "init", "resources": {"requests": {"cpu": "2"}}}]
-        if tolerations:
-            spec["tolerations"] = tolerations
-        if selector:
-            spec["nodeSelector"] = selector
-        if affinity:
-            spec["affinity"] = affinity
+        spec.update(optional)
         return {"name": name, "count": count, "template": {"metadata": {"annotations": notes}, "spec": spec}}
-    out = {"name": name, "count": count, "annotations": notes, "requests": req}
-    if tolerations:
-        out["tolerations"] = tolerations
-    if selector:
-        out["nodeSelector"] = selector
-    if affinity:
-        out["affinity"] = affinity
-    return out
+    return {"name": name, "count": count, "annotations": notes, "requests": req, **optional}
 
 
 @st.composite
