@@ -2,8 +2,9 @@
 the bind policy, the exclusive policy and the NUMA allocate strategy.
 
 The search order (NUMA node, then socket, then whole sockets, then anything) and
-the sort keys follow upstream's accumulator; CPUs are never shared (one holder
-per CPU)."""
+the sort keys follow upstream's accumulator. A CPU may be held by up to
+`max_ref_count` pods; when that is above 1, the CPUs held fewest times are taken
+first among otherwise equal candidates (`ref_counts`: holds per CPU)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ class CPUAllocationError(Exception):
 
 class _Accumulator:
     def __init__(self, topology: CPUTopology, available: Iterable[int], allocated: Mapping[int, str],
-                 need: int, exclusive: str, strategy: str):
+                 need: int, exclusive: str, strategy: str,
+                 ref_counts: Mapping[int, int] | None = None, max_ref_count: int = 1):
         self.topo = topology
+        # Hold counts only order candidates when CPUs may be shared at all.
+        self.refs = dict(ref_counts or {}) if max_ref_count > 1 else {}
+        self.sharing = max_ref_count > 1
         self.free = {c: topology.cpus[c] for c in available if c in topology.cpus}
         self.need = need
         self.exclusive = exclusive
@@ -56,9 +61,21 @@ class _Accumulator:
         # MostAllocated prefers the fewest free CPUs (bin-pack), otherwise the most.
         return free_count if self.most else -free_count
 
+    def _ref(self, cpu: int) -> int:
+        return self.refs.get(cpu, 0)
+
+    def _core_ref(self, core: int) -> int:
+        """Holds on the core's CPUs that are still candidates (0 when nothing is shared)."""
+        if not self.sharing:
+            return 0
+        return sum(self._ref(c) for c, info in self.free.items() if info.core == core)
+
+    def _by_ref(self, cpus: list[int]) -> list[int]:
+        return sorted(cpus, key=lambda c: (self._ref(c), c)) if self.sharing else sorted(cpus)
+
     # -- candidate lists
     def _cores_sorted(self, cores: list[int], cpus_in_core: Mapping[int, list[int]]) -> list[int]:
-        return sorted(cores, key=lambda core: (-len(cpus_in_core[core]), core))
+        return sorted(cores, key=lambda core: (-len(cpus_in_core[core]), self._core_ref(core), core))
 
     def free_cores_in_node(self, filter_exclusive: bool) -> list[list[int]]:
         cpus_in_core: dict[int, list[int]] = {}
@@ -117,7 +134,7 @@ class _Accumulator:
             node_free[info.node] = node_free.get(info.node, 0) + 1
             socket_free[info.socket] = socket_free.get(info.socket, 0) + 1
         for node in lists:
-            lists[node].sort()
+            lists[node] = self._by_ref(lists[node])
             if filter_exclusive:
                 lists[node] = self._one_per_core(lists[node])
         order = sorted(lists, key=lambda n: (self._order(node_free[n]),
@@ -131,7 +148,7 @@ class _Accumulator:
                 continue
             lists.setdefault(info.socket, []).append(info.id)
         for s in lists:
-            lists[s].sort()
+            lists[s] = self._by_ref(lists[s])
             if filter_exclusive:
                 lists[s] = self._one_per_core(lists[s])
         order = sorted(lists, key=lambda s: (self._order(len(lists[s])), s))
@@ -158,9 +175,10 @@ class _Accumulator:
             self._order(node_free[core_node[core]]),
             len(cpus_in_core[core]),
             core_socket[core],
+            self._core_ref(core),
             core,
         ))
-        return [c for core in cores for c in sorted(cpus_in_core[core])]
+        return [c for core in cores for c in self._by_ref(cpus_in_core[core])]
 
     def spread(self, cpus: list[int]) -> list[int]:
         """Round-robin over cores: first one CPU of every core, then the second..."""
@@ -183,10 +201,13 @@ class _Accumulator:
 
 
 def take_cpus(topology: CPUTopology, available: Iterable[int], allocated: Mapping[int, str], need: int,
-              bind_policy: str, exclusive: str = EXCL_NONE, strategy: str = MOST_ALLOCATED) -> list[int]:
+              bind_policy: str, exclusive: str = EXCL_NONE, strategy: str = MOST_ALLOCATED,
+              ref_counts: Mapping[int, int] | None = None, max_ref_count: int = 1) -> list[int]:
     """Choose `need` CPUs out of `available`; `allocated` maps CPUs already held by
-    other pods to the exclusive policy they were placed with."""
-    acc = _Accumulator(topology, available, allocated, need, exclusive or EXCL_NONE, strategy)
+    other pods to the exclusive policy they were placed with, `ref_counts` to how
+    many pods hold them."""
+    acc = _Accumulator(topology, available, allocated, need, exclusive or EXCL_NONE, strategy,
+                       ref_counts, max_ref_count)
     if acc.satisfied():
         return []
     if acc.need > len(acc.free):

@@ -13,7 +13,8 @@ from ..refusal import Refusal
 from . import amplification, numa_resources, scoring, topology
 from . import merge as merge_mod
 from .args import parse_args
-from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required, take_cpus
+from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required
+from .cpu_holds import CPUHolds, take_preferred_cpus
 from .device_requests import on_node, parse_requests
 from .deviceshare import node_score as device_node_score
 from .hints import Hint
@@ -220,22 +221,34 @@ def op_cpuset(input_: Mapping) -> dict:
         raise InvalidInput("cpuTopology", "required")
     try:
         reserved = set(cpuset.parse(input_.get("reservedCPUs"), ids=True))
-        held: dict[int, str] = {}
+        holders: list[tuple[list[int], str]] = []
         for i, a in enumerate(input_.get("allocated") or []):
             if not isinstance(a, Mapping):
                 raise InvalidInput(f"allocated/{i}", "expected {cpuset, cpuExclusivePolicy}")
-            for c in cpuset.parse(a.get("cpuset"), ids=True):
+            cpus = cpuset.parse(a.get("cpuset"), ids=True)
+            for c in cpus:
                 if c not in topo.cpus:
                     raise InvalidInput(f"allocated/{i}/cpuset", f"CPU {c} is not in the topology")
-                held[c] = a.get("cpuExclusivePolicy") or "None"
+            holders.append((cpus, a.get("cpuExclusivePolicy") or "None"))
     except cpuset.CPUSetError as exc:
         raise InvalidInput("allocated", str(exc)) from None
+    try:
+        preferred = set(cpuset.parse(input_.get("preferredCPUs"), ids=True))
+    except cpuset.CPUSetError as exc:
+        raise InvalidInput("preferredCPUs", str(exc)) from None
+    outside = sorted(preferred - set(topo.cpus))
+    if outside:
+        raise InvalidInput("preferredCPUs", f"CPU {outside[0]} is not in the topology")
+    max_ref = input_.get("maxRefCount", 1)
+    if not isinstance(max_ref, int) or isinstance(max_ref, bool) or max_ref < 1:
+        raise InvalidInput("maxRefCount", "expected an integer of at least 1 (how many pods may hold one CPU)")
     need = input_.get("need")
     if not isinstance(need, int) or isinstance(need, bool) or need < 0:
         raise InvalidInput("need", "expected a non-negative integer")
     policy = input_.get("cpuBindPolicy", "Default")
     required = bool(input_.get("required", False))
-    available = set(topo.cpus) - set(held) - reserved
+    holds = CPUHolds.of(holders).give_back(preferred)
+    available = holds.available(topo, max_ref, reserved)
     if input_.get("numaNodes") is not None:
         available &= topo.in_nodes(input_["numaNodes"])
     if required:
@@ -245,7 +258,8 @@ def op_cpuset(input_: Mapping) -> dict:
     try:
         if len(available) < need:
             raise CPUAllocationError("not enough cpus available to satisfy request")
-        cpus = take_cpus(topo, available, held, need, policy, input_.get("cpuExclusivePolicy", "None"), strategy)
+        cpus = take_preferred_cpus(topo, available, preferred, holds, need, policy,
+                                   input_.get("cpuExclusivePolicy", "None"), strategy, max_ref)
         if required and not satisfies_required(policy, cpus, topo):
             raise CPUAllocationError(f"insufficient CPUs to satisfy required cpu bind policy {policy}")
     except CPUAllocationError as exc:
@@ -284,6 +298,8 @@ FEATURES: tuple[str, ...] = (
     "koordinator.cpuexclusive.pcpu-level",
     "koordinator.cpuexclusive.numa-node-level",
     "koordinator.cpuset.selection",
+    "koordinator.cpuset.preferred-cpus",
+    "koordinator.cpuset.shared-cpus",
     "koordinator.numa.cpu-amplification",
     "koordinator.score.node.most-allocated",
     "koordinator.score.node.least-allocated",

@@ -59,12 +59,14 @@ type cpusetInput struct {
 		CPUSet             json.RawMessage `json:"cpuset"`
 		CPUExclusivePolicy string          `json:"cpuExclusivePolicy"`
 	} `json:"allocated"`
-	Need                 *int   `json:"need"`
-	CPUBindPolicy        string `json:"cpuBindPolicy"`
-	Required             bool   `json:"required"`
-	CPUExclusivePolicy   string `json:"cpuExclusivePolicy"`
-	NUMAAllocateStrategy string `json:"numaAllocateStrategy"`
-	NUMANodes            *[]int `json:"numaNodes"`
+	Need                 *int            `json:"need"`
+	CPUBindPolicy        string          `json:"cpuBindPolicy"`
+	Required             bool            `json:"required"`
+	CPUExclusivePolicy   string          `json:"cpuExclusivePolicy"`
+	NUMAAllocateStrategy string          `json:"numaAllocateStrategy"`
+	NUMANodes            *[]int          `json:"numaNodes"`
+	PreferredCPUs        json.RawMessage `json:"preferredCPUs"`
+	MaxRefCount          *int            `json:"maxRefCount"`
 }
 
 func runCPUSet(raw json.RawMessage) answer {
@@ -96,6 +98,22 @@ func runCPUSet(raw json.RawMessage) answer {
 		}
 		held = append(held, nodenumaresource.ConformanceHeldCPUs{CPUs: cpus, ExclusivePolicy: config.CPUExclusivePolicy(a.CPUExclusivePolicy)})
 	}
+	preferred, err := parseCPUs(in.PreferredCPUs)
+	if err != nil {
+		return failure("InvalidInput", fmt.Errorf("preferredCPUs: %w", err))
+	}
+	for _, c := range preferred.ToSlice() {
+		if _, found := topology.CPUDetails[c]; !found {
+			return failure("InvalidInput", fmt.Errorf("preferredCPUs: CPU %d is not in the topology", c))
+		}
+	}
+	maxRefCount := 1
+	if in.MaxRefCount != nil {
+		if *in.MaxRefCount < 1 {
+			return failure("InvalidInput", fmt.Errorf("maxRefCount: expected an integer of at least 1 (how many pods may hold one CPU)"))
+		}
+		maxRefCount = *in.MaxRefCount
+	}
 	policy := in.CPUBindPolicy
 	if policy == "" {
 		policy = string(config.CPUBindPolicyDefault)
@@ -118,7 +136,8 @@ func runCPUSet(raw json.RawMessage) answer {
 	var result cpuset.CPUSet
 	protocol.Timed("cpuset", func() {
 		result, err = nodenumaresource.ConformanceTakeCPUs(topology, reserved, held, onlyNUMA, *in.Need,
-			config.CPUBindPolicy(policy), in.Required, config.CPUExclusivePolicy(exclusive), config.NUMAAllocateStrategy(strategy))
+			config.CPUBindPolicy(policy), in.Required, config.CPUExclusivePolicy(exclusive), config.NUMAAllocateStrategy(strategy),
+			preferred, maxRefCount)
 	})
 	if err != nil {
 		return ok(map[string]any{"allocated": false, "reason": "InsufficientCPUs", "message": err.Error()})

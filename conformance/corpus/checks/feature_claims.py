@@ -84,6 +84,24 @@ def _same(prefix: str, *names: str) -> dict[Any, str | None]:
     return {name: prefix + name for name in names}
 
 
+class _AboveOne(Mapping):
+    """Any integer above 1 exercises the feature (a count of 1 is the default)."""
+
+    def __init__(self, feature: str):
+        self._feature = feature
+
+    def __getitem__(self, value: Any) -> str:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 1:
+            return self._feature
+        raise KeyError(value)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((2,))
+
+    def __len__(self) -> int:
+        return 1
+
+
 def _pointer(*parts: str) -> str:
     return "/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
 
@@ -181,6 +199,9 @@ KOORDINATOR = (
             _POD_ANN + "resource-spec/{json}/preferredCPUExclusivePolicy",
             *(n + "/pods/*/cpuExclusivePolicy" for n in _NODES)),
            _KOORD_EXCLUSIVE),
+    Family("koordinator.cpuset.preferred-cpus", ("/preferredCPUs",), {}, operations=("cpuset",), exclusive=False),
+    Family("koordinator.cpuset.shared-cpus", ("/maxRefCount",), _AboveOne("koordinator.cpuset.shared-cpus"),
+           operations=("cpuset",), exclusive=False),
     Family("koordinator.score.node", ("/args/nodeNUMAResource/scoringStrategy/type",),
            _named("koordinator.score.node.", _KOORD_SCORING)),
     Family("koordinator.score.numa", ("/args/nodeNUMAResource/numaScoringStrategy/type",),

@@ -176,7 +176,16 @@ def _bad_reserved_cpus(draw, data: dict) -> None:
     data["reservedCPUs"] = draw(st.sampled_from(("x", "0-", "-1")))
 
 
-CPUSET_BREAKAGES = (_bad_need, _bad_allocated_cpuset, _bad_cpu_topology, _bad_reserved_cpus)
+def _bad_preferred_cpus(draw, data: dict) -> None:
+    data["preferredCPUs"] = draw(st.sampled_from(("x", "3-1", "999", [-1])))
+
+
+def _bad_max_ref_count(draw, data: dict) -> None:
+    data["maxRefCount"] = draw(st.sampled_from((0, -1, 1.5, "2", True)))
+
+
+CPUSET_BREAKAGES = (_bad_need, _bad_allocated_cpuset, _bad_cpu_topology, _bad_reserved_cpus,
+                    _bad_preferred_cpus, _bad_max_ref_count)
 
 
 @st.composite

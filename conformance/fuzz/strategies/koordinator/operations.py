@@ -116,10 +116,15 @@ def cpuset_input(draw):
         data["reservedCPUs"] = cpuset_value(draw, reserved)
         free = [c for c in free if c not in reserved]
     allocated = []
+    # Holders may overlap: a CPU held twice is shared (maxRefCount above 1) or
+    # held by a reservation and a pod in it.
+    overlap = draw(st.booleans())
+    holdable = list(free)
     for _ in range(draw(st.integers(0, 3))):
-        if not free:
+        pool = holdable if overlap else free
+        if not pool:
             break
-        take = draw(st.lists(st.sampled_from(free), min_size=1, max_size=min(4, len(free)), unique=True))
+        take = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=min(4, len(pool)), unique=True))
         free = [c for c in free if c not in take]
         entry: dict = {"cpuset": cpuset_value(draw, take)}
         if draw(st.booleans()):
@@ -139,4 +144,10 @@ def cpuset_input(draw):
     if draw(st.integers(0, 2)) == 0:
         ids = numa_ids(topology)
         data["numaNodes"] = sorted(draw(st.lists(st.sampled_from(ids), min_size=1, max_size=len(ids), unique=True)))
+    if draw(st.integers(0, 2)) == 0:
+        # Held CPUs among them too: a preferred CPU's hold is given back.
+        data["preferredCPUs"] = cpuset_value(draw, draw(st.lists(st.sampled_from(cpu_ids), min_size=1,
+                                                                  max_size=min(6, len(cpu_ids)), unique=True)))
+    if draw(st.integers(0, 2)) == 0:
+        data["maxRefCount"] = draw(st.integers(1, 3))
     return data

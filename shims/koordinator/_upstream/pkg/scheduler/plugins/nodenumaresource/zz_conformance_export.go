@@ -26,8 +26,10 @@ type ConformanceHeldCPUs struct {
 }
 
 // ConformanceTakeCPUs chooses need CPUs as allocateCPUSet does for a pod
-// without preferred CPUs, NUMA split or reservation; onlyNUMANodes, when not
-// nil, confines the choice to those NUMA nodes' CPUs.
+// without NUMA split; onlyNUMANodes, when not nil, confines the choice to those
+// NUMA nodes' CPUs. preferred are the pod's preferred CPUs (what a reservation
+// or a designated allocation passes), given back and tried first as
+// allocateCPUSet does; maxRefCount stands for the topology options' value.
 func ConformanceTakeCPUs(
 	topology *CPUTopology,
 	reserved cpuset.CPUSet,
@@ -38,13 +40,14 @@ func ConformanceTakeCPUs(
 	required bool,
 	exclusive schedulingconfig.CPUExclusivePolicy,
 	strategy schedulingconfig.NUMAAllocateStrategy,
+	preferred cpuset.CPUSet,
+	maxRefCount int,
 ) (cpuset.CPUSet, error) {
 	allocation := NewNodeAllocation("conformance")
 	for i, h := range held {
 		allocation.addCPUs(topology, types.UID(fmt.Sprintf("held-%d", i)), h.CPUs, h.ExclusivePolicy)
 	}
-	const maxRefCount = 1 // the topology options' default
-	available, allocatedCPUs := allocation.getAvailableCPUs(topology, maxRefCount, reserved)
+	available, allocatedCPUs := allocation.getAvailableCPUs(topology, maxRefCount, reserved, preferred)
 	if onlyNUMANodes != nil {
 		available = available.Intersection(topology.CPUDetails.CPUsInNUMANodes(onlyNUMANodes...))
 	}
@@ -54,7 +57,7 @@ func ConformanceTakeCPUs(
 	if available.Size() < need {
 		return cpuset.CPUSet{}, errors.New(ErrNotEnoughCPUs)
 	}
-	result, err := takePreferredCPUs(topology, maxRefCount, available, cpuset.NewCPUSet(), allocatedCPUs, need, policy, exclusive, strategy)
+	result, err := takePreferredCPUs(topology, maxRefCount, available, preferred, allocatedCPUs, need, policy, exclusive, strategy)
 	if err != nil {
 		return cpuset.CPUSet{}, err
 	}
