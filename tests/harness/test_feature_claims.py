@@ -231,3 +231,14 @@ def test_a_generated_fixture_claims_what_its_input_sets_and_no_other_value():
             "providers": [{"cpu": [{"affinity": None, "preferred": True}]}], "note": "none best-effort"}
     names = _features("kubelet", "merge", data, vocabulary)
     assert names == ["kubelet.merge", "kubelet.option.prefer-closest-numa-nodes", "kubelet.policy.restricted"]
+
+
+def test_a_cpuset_case_sharing_cpus_or_preferring_some_must_claim_it():
+    shared, preferred = "koordinator.cpuset.shared-cpus", "koordinator.cpuset.preferred-cpus"
+    vocabulary = {shared: {}, preferred: {}}
+    # maxRefCount 1 is the default: nothing is shared, and nothing need be claimed.
+    assert feature_claims.check("koordinator", "cpuset", {"need": 1, "maxRefCount": 1}, {}, vocabulary) == []
+    found = feature_claims.check("koordinator", "cpuset", {"need": 1, "maxRefCount": 2, "preferredCPUs": "0-1"},
+                                 {}, vocabulary)
+    assert {(f.kind, f.feature, f.pointer) for f in found} == {
+        ("missing", shared, "/maxRefCount"), ("missing", preferred, "/preferredCPUs")}
