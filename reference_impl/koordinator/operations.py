@@ -12,6 +12,7 @@ from ..numa import bitmask
 from ..refusal import Refusal
 from . import amplification, numa_resources, scoring, topology
 from . import merge as merge_mod
+from .allocation_step import op_allocate
 from .args import parse_args
 from .cpu_accumulator import CPUAllocationError, filter_by_required, satisfies_required
 from .cpu_holds import CPUHolds, take_preferred_cpus
@@ -273,6 +274,7 @@ OPERATIONS = {
     "filter": op_filter,
     "score": op_score,
     "cpuset": op_cpuset,
+    "allocate": op_allocate,
 }
 
 FEATURES: tuple[str, ...] = (
@@ -300,6 +302,8 @@ FEATURES: tuple[str, ...] = (
     "koordinator.cpuset.selection",
     "koordinator.cpuset.preferred-cpus",
     "koordinator.cpuset.shared-cpus",
+    "koordinator.allocate.hint",
+    "koordinator.allocate.designated",
     "koordinator.numa.cpu-amplification",
     "koordinator.score.node.most-allocated",
     "koordinator.score.node.least-allocated",

@@ -86,8 +86,9 @@ def _cpu_binding_allowed(pod: Pod) -> bool:
     return (_priority_class(pod) or "koord-prod") == "koord-prod"
 
 
-def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
-    """What PreFilter decides from the pod alone (annotations)."""
+def pre_filter(pod: Pod, args: Args, res: Resolution, *, devices: bool = True) -> None:
+    """What PreFilter decides from the pod alone (annotations); `devices=False`
+    stops after NodeNUMAResource's part."""
     # NodeNUMAResource's PreFilter first (resource-spec, numa-topology-spec, the
     # binding policy), then DeviceShare's (the device annotations), as the
     # default profile orders them.
@@ -110,6 +111,8 @@ def pre_filter(pod: Pod, args: Args, res: Resolution) -> None:
         # The pod's own binding policy is checked in PreFilter (upstream
         # nodenumaresource plugin.go PreFilter); a node-forced one in Filter.
         raise Refusal("InvalidRequestedCPUs", "the requested CPUs must be integer", "PreFilter")
+    if not devices:
+        return
     res.device_hints = ann.device_hints(pod.annotations)
     res.joint = ann.joint_allocate(pod.annotations)
     res.partition_spec = ann.gpu_partition_spec(pod.annotations)
