@@ -27,9 +27,10 @@ func main() {
 }
 
 var operations = map[string]protocol.Operation{
-	"merge":   runMerge,
-	"resolve": runResolve,
-	"cpuset":  runCPUSet,
-	"filter":  runFilter,
-	"score":   runScore,
+	"merge":    runMerge,
+	"resolve":  runResolve,
+	"cpuset":   runCPUSet,
+	"filter":   runFilter,
+	"score":    runScore,
+	"allocate": runAllocate,
 }
