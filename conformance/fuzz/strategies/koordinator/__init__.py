@@ -19,11 +19,11 @@ from .args import args, scoring_strategy
 from .cpus import cpu_topology, cpus_of, cpuset_value, numa_ids
 from .mutators import invalid_cpuset_input, invalid_merge_input, invalid_pod_node_input
 from .nodes import node
-from .operations import cpuset_input, filter_input, merge_input, resolve_input, score_input
+from .operations import allocate_input, cpuset_input, filter_input, merge_input, resolve_input, score_input
 from .pods import pod
 from .values import DEVICE_TYPES, SCORING
 
-__all__ = ["DEVICE_TYPES", "IGNORED", "INVALID", "SCORING", "VALID", "args", "cpu_topology", "cpus_of",
+__all__ = ["DEVICE_TYPES", "IGNORED", "INVALID", "SCORING", "VALID", "allocate_input", "args", "cpu_topology", "cpus_of",
            "cpuset_input", "cpuset_value", "filter_input", "merge_input", "node", "numa_ids", "pod",
            "resolve_input", "score_input", "scoring_strategy"]
 
@@ -33,6 +33,7 @@ VALID = {
     "filter": filter_input(),
     "score": score_input(),
     "cpuset": cpuset_input(),
+    "allocate": allocate_input(),
 }
 INVALID = {
     # resolve stops before DeviceShare reads the partition table.
@@ -41,6 +42,7 @@ INVALID = {
     "filter": invalid_pod_node_input(filter_input()),
     "score": invalid_pod_node_input(score_input()),
     "cpuset": invalid_cpuset_input(),
+    "allocate": invalid_pod_node_input(allocate_input(), table=False),
 }
 # Refusal messages: the contract fixes the `reason` codes and, where upstream
 # has one, a text the corpus matches only by fragment ($contains,
@@ -50,4 +52,5 @@ IGNORED = {
     "resolve": ["message"],
     "filter": ["message"],
     "cpuset": ["message"],
+    "allocate": ["message"],
 }

@@ -1,6 +1,8 @@
-"""One valid input per operation: resolve, filter, score, merge, cpuset."""
+"""One valid input per operation: resolve, filter, score, merge, cpuset, allocate."""
 
 from __future__ import annotations
+
+import json
 
 from hypothesis import strategies as st
 
@@ -150,4 +152,45 @@ def cpuset_input(draw):
                                                                   max_size=min(6, len(cpu_ids)), unique=True)))
     if draw(st.integers(0, 2)) == 0:
         data["maxRefCount"] = draw(st.integers(1, 3))
+    return data
+
+
+@st.composite
+def designated_annotations(draw, spec: dict) -> dict[str, str]:
+    """A scheduling hint handing a resource status to NodeNUMAResource, with
+    NUMA resources over some of the node's NUMA ids and a CPU set of its CPUs
+    (either may be left out)."""
+    topology = spec.get("cpuTopology")
+    cpu_ids = sorted(c["id"] for c in cpus_of(topology)) if topology else []
+    ids = [z["id"] for z in spec.get("numaNodes") or []] or [0]
+    status: dict = {}
+    if draw(st.integers(0, 3)):
+        status["numaNodeResources"] = [
+            {"node": n, "resources": {"cpu": str(draw(st.integers(1, 8))),
+                                      **({"memory": f"{draw(st.integers(1, 16))}Gi"} if draw(st.booleans()) else {})}}
+            for n in sorted(draw(st.lists(st.sampled_from(ids), min_size=1, max_size=len(ids), unique=True)))]
+    if cpu_ids and draw(st.integers(0, 3)):
+        status["cpuset"] = cpuset_value(draw, draw(st.lists(st.sampled_from(cpu_ids), min_size=1, max_size=6,
+                                                             unique=True)))
+    return {"internal.scheduling.koordinator.sh/scheduling-hint": json.dumps({"extensions": {"NodeNUMAResource": {}}}),
+            "scheduling.koordinator.sh/resource-status": json.dumps(status)}
+
+
+@st.composite
+def allocate_input(draw):
+    """A filter-like input with the NUMA affinity the allocation step is given
+    (a subset of the node's NUMA ids, or none), and once in three a pod carrying
+    a designated allocation."""
+    spec = draw(node())
+    data = {"node": spec, "pod": draw(pod(_node_types(spec)))}
+    if draw(st.booleans()):
+        data["args"] = draw(args())
+    ids = [z["id"] for z in spec.get("numaNodes") or []]
+    if not ids:
+        # A node without NUMA zones: an affinity there is refused, whatever its ids.
+        ids = numa_ids(spec["cpuTopology"]) if spec.get("cpuTopology") else [0, 1]
+    if draw(st.integers(0, 3)):
+        data["affinity"] = sorted(draw(st.lists(st.sampled_from(ids), min_size=1, max_size=len(ids), unique=True)))
+    if draw(st.integers(0, 2)) == 0:
+        data["pod"]["annotations"] = {**data["pod"].get("annotations", {}), **draw(designated_annotations(spec))}
     return data
