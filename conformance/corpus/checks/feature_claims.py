@@ -225,6 +225,13 @@ KOORDINATOR = (
            _named("koordinator.deviceshare.exclusive.", {"DeviceLevel": "device-level", "PCIeLevel": "pcie-level"})),
     Family("koordinator.deviceshare.joint-allocate", (_POD_ANN + "device-joint-allocate",),
            {}, exclusive=False),
+    # The allocation step on a supplied affinity, and a pod handing a designated
+    # allocation to NodeNUMAResource through its scheduling hint.
+    Family("koordinator.allocate.hint", ("/affinity",), {}, operations=("allocate",), exclusive=False),
+    Family("koordinator.allocate.designated",
+           ("/pod/annotations/internal.scheduling.koordinator.sh~1scheduling-hint",
+            "/pod/annotations/scheduling.koordinator.sh~1scheduling-hint"),
+           {}, operations=("allocate",), exclusive=False),
     Family("koordinator.deviceshare.gpu-partition.policy", (_POD_ANN + "gpu-partition-spec/{json}/allocatePolicy",),
            _named("koordinator.deviceshare.gpu-partition.", {"Restricted": "restricted", "BestEffort": "best-effort"})),
     Family("koordinator.deviceshare.gpu-partition.ring-bus-bandwidth",
