@@ -43,6 +43,24 @@ _CODES = {
 _NOT_ENOUGH_CPUS = "not enough cpus available to satisfy request"
 
 
+class _CodedRefusal(Refusal):
+    """A refusal whose code is not its reason's usual one in this step."""
+
+    def __init__(self, reason: str, message: str, code: str) -> None:
+        super().__init__(reason, message)
+        object.__setattr__(self, "code", code)
+
+
+def _check_forced_trim(node: Node, res: policy_mod.Resolution) -> None:
+    """Where a release trims the NUMA CPU by the node's bind policy for a pod
+    that binds none (seams.forced_trim), it cannot count the free CPUs of a node
+    without a valid CPU topology: the trim's error is the step's answer."""
+    if res.request_bind or node.seams.forced_trim(node) is None:
+        return
+    if node.cpu_topology is None or not node.cpu_topology.is_valid():
+        raise _CodedRefusal("InvalidCPUTopology", "node(s) invalid CPU Topology", UNRESOLVABLE)
+
+
 def _affinity(value) -> int | None:
     if value is None:
         return None
@@ -178,6 +196,7 @@ def allocate(node: Node, pod: Pod, args, affinity: int | None) -> dict:
         if by_designation or affinity is not None:
             if not node.has_numa_topology():
                 raise Refusal("MissingNUMAResources", "insufficient resources on NUMA Node")
+            _check_forced_trim(node, res)
             if by_designation:
                 numa = _designated_numa(node, pod, res, d, restored)
             else:
@@ -195,7 +214,8 @@ def allocate(node: Node, pod: Pod, args, affinity: int | None) -> dict:
         elif res.request_bind:
             cpus = numa_resources.allocate_cpuset(view, pod, res, numa)
     except Refusal as exc:
-        out.update(allocated=False, reason=exc.reason, message=exc.message, stage=stage, code=_CODES[exc.reason])
+        code = getattr(exc, "code", None) or _CODES[exc.reason]
+        out.update(allocated=False, reason=exc.reason, message=exc.message, stage=stage, code=code)
         return out
     out["numaResources"] = {str(n): dict(amounts) for n, amounts in sorted(numa.items())}
     if cpus is not None:

@@ -3,8 +3,12 @@ the check of a designated allocation (docs/operations/koordinator.md, `allocate`
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from conformance.releases import koordinator_v1_8
+from reference_impl import dispatch
 from reference_impl.errors import InvalidInput
 from reference_impl.koordinator import designated
 from reference_impl.refusal import Refusal
@@ -127,3 +131,17 @@ def test_a_pod_that_requests_nothing_is_skipped_before_its_status_is_read():
 def test_a_malformed_affinity_is_invalid_input(affinity):
     with pytest.raises(InvalidInput):
         run("allocate", {"node": node(), "pod": pod(), "affinity": affinity})
+
+
+def test_v1_8_forced_trim_without_a_cpu_topology_is_the_steps_refusal():
+    # A node-forced bind policy trims the NUMA CPU even for a pod binding none
+    # in v1.8.0; without a CPU topology the trim fails (shim answer, fuzz seed 4).
+    model = koordinator_v1_8.MODEL
+    seams = dataclasses.replace(model.contract, **model.behaviours["node-bind-trims-without-cpu-request"].changes)
+    case = {"node": {"labels": {"node.koordinator.sh/numa-topology-policy": "BestEffort",
+                                "node.koordinator.sh/cpu-bind-policy": "FullPCPUsOnly"},
+                     "numaNodes": [{"id": 0, "memory": "16Gi"}, {"id": 1, "memory": "16Gi"}]},
+            "pod": pod(None, "1Gi"), "affinity": [0]}
+    assert run("allocate", case)["numaResources"] == {"0": {"memory": 1 << 30}}
+    out = dispatch.run("koordinator", "allocate", case, seams=seams)
+    assert (out["reason"], out["code"], out["stage"]) == ("InvalidCPUTopology", "UnschedulableAndUnresolvable", "Reserve")
