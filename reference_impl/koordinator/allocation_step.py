@@ -123,15 +123,15 @@ def _designated_cpuset(node: Node, pod: Pod, res: policy_mod.Resolution, d: Desi
     if numa:
         taken = 0
         exact = True
-        held = set()
+        found: set[int] = set()
         for n in sorted(numa):
             in_node = available & topo.in_nodes([n])
             count = min(len(in_node), numa[n].get("cpu", 0) // 1000)
             mine = wanted & in_node
             exact &= count == len(mine)
-            held |= mine
+            found |= mine
             taken += count
-        exact &= taken == need and held == wanted
+        exact &= taken == need and found == wanted
     else:
         exact = wanted <= available and len(wanted) == need
     if not exact:
