@@ -51,10 +51,12 @@ func runAllocate(raw json.RawMessage) answer {
 	}
 	ctx := context.Background()
 	var status *fwktype.Status
+	hintUnreadable := false
 	protocol.Timed("allocate", func() {
 		hint, err := apiext.GetSchedulingHint(pod)
 		if err != nil {
-			status = fwktype.NewStatus(fwktype.Error, err.Error())
+			// The SchedulingHint plugin's BeforePreFilter answers so, before any PreFilter.
+			status, hintUnreadable = fwktype.NewStatus(fwktype.Error, err.Error()), true
 			return
 		}
 		if hint != nil {
@@ -69,12 +71,11 @@ func runAllocate(raw json.RawMessage) answer {
 	})
 	if status != nil {
 		reason := reasonOf(pod, n, "PreFilter", status)
-		if status.Code() == fwktype.Error && !strings.Contains(status.Message(), "resourceSpec") {
-			if _, err := apiext.GetSchedulingHint(pod); err != nil {
-				reason = "InvalidSchedulingHint"
-			}
-		}
-		if reason == "InvalidDeviceRequest" {
+		if hintUnreadable {
+			reason = "InvalidSchedulingHint"
+		} else if reason == "InvalidDeviceRequest" {
+			// reasonOf's fallback for a PreFilter message it does not know: with
+			// DeviceShare's PreFilter not run, only the resource status is left.
 			if _, err := apiext.GetResourceStatus(pod.Annotations); err != nil {
 				reason = "InvalidResourceStatus"
 			}
