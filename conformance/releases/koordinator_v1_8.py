@@ -100,11 +100,16 @@ MODEL = ReleaseModel("koordinator", "v1.8.0", "koordinator", seams.CONTRACT, beh
                "cpu_requested_as_placed": lambda decision, over_numa: (
                    not over_numa and decision.resolution.policy == "BestEffort")}),
     Behaviour("numa-cpu-as-bound-cpus",
-              "on the chosen NUMA nodes the CPU already requested is the CPUs placed pods bound node-wide",
+              "on the chosen NUMA nodes the CPU already requested is the CPUs placed pods bound node-wide "
+              "(amplified on an amplified node)",
               {"cpu_requested_as_placed": lambda decision, over_numa: over_numa}),
+    # Policy None scores the node's own requests (scoreWithAmplifiedCPUs), not
+    # the bound CPUs.
     Behaviour("whole-node-cpu-as-bound-cpus",
-              "over the whole node the CPU already requested is the CPUs placed pods bound",
-              {"cpu_requested_as_placed": lambda decision, over_numa: not over_numa}),
+              "over the whole node the CPU already requested is the CPUs placed pods bound (amplified on an "
+              "amplified node), except under policy None",
+              {"cpu_requested_as_placed": lambda decision, over_numa: (
+                  not over_numa and decision.resolution.policy != "None")}),
     Behaviour("placed-numa-unrecorded-without-cpu-topology",
               "placed pods' NUMA allocations are not recorded on a node without a valid CPU topology",
               {"placed_numa_recorded": lambda node: node.cpu_topology is not None and node.cpu_topology.is_valid()}),

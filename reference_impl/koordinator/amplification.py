@@ -131,22 +131,36 @@ def scored_requests(requests: dict[str, int], node: Node, res: Resolution) -> di
     return {**requests, "cpu": amplify(requests["cpu"], node.cpu_ratio)}
 
 
-def amplify_node_score(node: Node, res: Resolution, requested: dict[str, int], pod_req: dict[str, int]) -> None:
-    """The whole-node score under policy None on an amplified node (upstream
-    scoring.go `scoreWithAmplifiedCPUs`): the CPUs placed pods bound count
-    amplified in what is requested, and a pod that binds CPUs asks amplified
-    CPU. Unlike the Filter check, the bound CPUs are replaced whatever the
-    requested sum is."""
-    if pod_req.get("cpu", 0) == 0:
-        return
+def scoring_cpu_ratio(node: Node) -> float | None:
+    """The CPU ratio the node scores count with: above 1, or None (also for an
+    annotation that does not decode, which Filter has refused already for a
+    pod with a CPU request)."""
     try:
         ratio = cpu_ratio(node.annotations)
     except Refusal:
+        return None
+    return ratio if ratio is not None and ratio > 1 else None
+
+
+def amplify_node_score(node: Node, res: Resolution, requested: dict[str, int], pod_req: dict[str, int],
+                       *, whole_node: bool, bound_counted: bool) -> None:
+    """The node score on an amplified node. A pod that binds CPUs asks
+    amplified CPU wherever it is scored (upstream plugin.go `getResourceOptions`
+    hands the scorer the amplified requests). Over the whole node the CPUs
+    placed pods bound count amplified in what is requested, whatever the
+    requested sum is: under policy None for every pod with a CPU request
+    (scoring.go `scoreWithAmplifiedCPUs`), under another policy for a pod given
+    a CPU set (`calculateAllocatableAndRequested`). Over NUMA nodes the usage
+    is amplified already (`numa_view`). `bound_counted`: the CPU requested was
+    set to the bound CPUs (a release seam) and is amplified as a whole."""
+    ratio = scoring_cpu_ratio(node)
+    if ratio is None or pod_req.get("cpu", 0) == 0:
         return
-    if ratio is None or ratio <= 1:
-        return
-    topo = node.cpu_topology
-    bound = 1000 * len(node.allocated_cpus()) if topo is not None and topo.is_valid() else 0
-    requested["cpu"] = requested.get("cpu", 0) - bound + amplify(bound, ratio)
+    if bound_counted:
+        requested["cpu"] = amplify(requested.get("cpu", 0), ratio)
+    elif whole_node:
+        topo = node.cpu_topology
+        bound = 1000 * len(node.allocated_cpus()) if topo is not None and topo.is_valid() else 0
+        requested["cpu"] = requested.get("cpu", 0) - bound + amplify(bound, ratio)
     if res.request_bind:
         pod_req["cpu"] = amplify(pod_req["cpu"], ratio)

@@ -159,10 +159,12 @@ def _node_level(node, pod, decision, args) -> int:
         for p in node.pods:
             for r, v in p.requests.items():
                 requested[r] = requested.get(r, 0) + v
-    if decision.cpuset is not None and node.seams.cpu_requested_as_placed(decision, bool(scored)):
+    bound_counted = decision.cpuset is not None and node.seams.cpu_requested_as_placed(decision, bool(scored))
+    if bound_counted:
         requested["cpu"] = 1000 * len(node.allocated_cpus())
-    if not scored and decision.resolution.policy == "None":
-        amplification.amplify_node_score(node, decision.resolution, requested, pod_req)
+    amplification.amplify_node_score(
+        node, decision.resolution, requested, pod_req, bound_counted=bound_counted,
+        whole_node=not scored and (decision.resolution.policy == "None" or decision.cpuset is not None))
     return scoring.score(s.type, s.weights, requested, capacity, pod_req)
 
 

@@ -172,3 +172,34 @@ def test_device_score_on_the_numa_affinity(cases):
     assert _run(case)["nodes"][0]["deviceScore"] == 75
     # GPU 0 alone, on the affinity {0}: (100 - 50) * 100 / 100
     assert _run(case, "device-score-on-the-numa-affinity")["nodes"][0]["deviceScore"] == 50
+
+
+@pytest.mark.parametrize(("case_id", "behaviours", "contract", "release"), [
+    # the bound CPUs counted node-wide, amplified: ceil(4000 * 1.5) + the pod's 6000 of 12000
+    ("koord.score.cpu-amplification.restricted-binding-numa", ["numa-cpu-as-bound-cpus"], 73, 48),
+    # scored on the whole node, only the bound CPUs amplified: 6000 + 6000 of 24000 -> 50, memory 98
+    ("koord.score.cpu-amplification.best-effort-binding-numa",
+     ["best-effort-scored-before-merge", "whole-node-cpu-as-bound-cpus"], 73, 74),
+    # ceil(2000 * 1.5) + 6000 of 12000 -> 25, memory 50
+    ("koord.score.cpu-amplification.whole-node-binding", ["whole-node-cpu-as-bound-cpus"], 29, 37),
+])
+def test_bound_cpus_counted_amplified_on_an_amplified_node(cases, case_id, behaviours, contract, release):
+    case = cases[case_id]
+    assert _run(case)["nodes"][0]["score"] == contract
+    assert _run(case, *behaviours)["nodes"][0]["score"] == release
+
+
+def test_policy_none_keeps_the_node_requests_under_the_whole_node_behaviour():
+    """Policy None scores the node's own requests (amplified bound CPUs only on
+    an amplified node), so the whole-node behaviour leaves it as the contract has it."""
+    node = {"name": "n", "cpuTopology": {"sockets": 1, "numaNodesPerSocket": 1, "coresPerNUMANode": 4,
+                                         "threadsPerCore": 2},
+            "numaNodes": [{"id": 0, "memory": "32Gi"}], "allocatable": {"cpu": "8", "memory": "32Gi"},
+            "pods": [{"name": "bound", "cpuset": "0-1", "requests": {"cpu": "2", "memory": "4Gi"}},
+                     {"name": "busy", "requests": {"cpu": "2", "memory": "4Gi"}}]}
+    pod = {"labels": {"koordinator.sh/qosClass": "LSR"},
+           "containers": [{"name": "app", "resources": {"requests": {"cpu": "4", "memory": "8Gi"},
+                                                        "limits": {"cpu": "4", "memory": "8Gi"}}}]}
+    row = MODEL.run("score", {"nodes": [node], "pod": pod}, ["whole-node-cpu-as-bound-cpus"])["nodes"][0]
+    # cpu 2 + 2 + 4 of 8 -> 0, memory 16 of 32Gi -> 50
+    assert row["score"] == 25
