@@ -130,6 +130,14 @@ def _quantity(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
     return [Mismatch(pointer, f"{argument} ({want})", _show(actual))]
 
 
+def _any_of(argument: Any, actual: Any, pointer: str) -> list[Mismatch]:
+    # For a point the contract leaves open (e.g. which of two short device types
+    # refuses the pod): one alternative is enough.
+    if any(not mismatches(alternative, actual, pointer) for alternative in argument):
+        return []
+    return [Mismatch(pointer, "one of " + _show(argument), _show(actual))]
+
+
 @dataclass(frozen=True)
 class Matcher:
     """One `$` matcher of docs/fixture-format.md: the argument it takes (checked by
@@ -143,7 +151,7 @@ class Matcher:
     sees_missing: bool = False
     # What the argument says about the result at its place, for the result-key
     # check: "value" (it is the value there), "items" (its items are the list's
-    # items), or nothing.
+    # items), "alternatives" (each of its items is the value there), or nothing.
     reads_as: str | None = None
 
 
@@ -155,6 +163,8 @@ MATCHERS: dict[str, Matcher] = {m.name: m for m in (
     Matcher("$exact", "a mapping", lambda a: isinstance(a, dict), _exact, reads_as="value"),
     Matcher("$quantity", "a Kubernetes quantity", quantity.is_quantity, _quantity),
     Matcher("$any", "true", lambda a: a is True, _any, sees_missing=True),
+    Matcher("$anyOf", "a list of two or more expectations", lambda a: isinstance(a, list) and len(a) >= 2,
+            _any_of, reads_as="alternatives"),
 )}
 
 

@@ -55,3 +55,17 @@ def run(component: str, name: str, input_: Mapping[str, Any], seams: Any = None)
     if seams is None:
         return operation(component, name)(input_)
     return operation(component, name)(input_, seams=seams)
+
+
+def admitted(component: str, name: str, input_: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every answer the contract admits for the input, each once: the
+    reference's own, then those under the rule sets a component's operations
+    module lists in `ADMITTED` (operation name -> seams) for points the
+    contract leaves open."""
+    module = _module(component)
+    answers = [run(component, name, input_)]
+    for seams in getattr(module, "ADMITTED", {}).get(name, ()):
+        answer = run(component, name, input_, seams)
+        if answer not in answers:
+            answers.append(answer)
+    return answers

@@ -267,7 +267,8 @@ KOORD_DEVICE_REFUSALS = frozenset({
     "JointAllocateViolation", "MissingGPUPartitionTable",
     "UnsupportedGPUPartitionCount", "InsufficientPartitionedGPUs", "InvalidGPUPartitionTable"})
 _KOORD_DEVICE_TYPES = {"nvidia.com/gpu": "gpu", "koordinator.sh/gpu": "gpu", "koordinator.sh/gpu-core": "gpu",
-                       "koordinator.sh/gpu-memory-ratio": "gpu", "koordinator.sh/rdma": "rdma",
+                       "koordinator.sh/gpu-memory-ratio": "gpu", "koordinator.sh/gpu-memory": "gpu",
+                       "koordinator.sh/rdma": "rdma",
                        "koordinator.sh/fpga": "fpga"}
 
 

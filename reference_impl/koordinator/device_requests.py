@@ -106,7 +106,8 @@ def on_node(node: Node, parsed: dict[str, tuple[int, int, str | None, int | None
             hints: dict[str, ann.DeviceHint]) -> dict[str, DeviceRequest]:
     """Filter: the requests against this node's devices."""
     out = {}
-    for dtype, (count, per, strategy, memory) in parsed.items():
+    for dtype in node.seams.device_type_order(list(parsed)):
+        count, per, strategy, memory = parsed[dtype]
         hint = hints.get(dtype, ann.DeviceHint())
         of_type = [d for d in node.devices if d.type == dtype]
         if not of_type:

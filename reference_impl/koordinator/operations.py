@@ -23,6 +23,7 @@ from .node import parse_node
 from .pipeline import decide, mask_key
 from .pod import parse_pod
 from .policy import Resolution, check_cpu_request, filter_policies, pre_filter
+from .seams import ADMITTED as ADMITTED_SEAMS
 from .seams import CONTRACT, Seams
 
 
@@ -278,6 +279,10 @@ OPERATIONS = {
     "cpuset": op_cpuset,
     "allocate": op_allocate,
 }
+
+# Where the contract leaves a choice open (seams.ADMITTED), the answers under
+# the other rule sets conform too.
+ADMITTED = {"filter": ADMITTED_SEAMS, "score": ADMITTED_SEAMS}
 
 FEATURES: tuple[str, ...] = (
     "koordinator.merge",

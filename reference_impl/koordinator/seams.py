@@ -12,7 +12,7 @@ parameter on every call.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .hints import Hint
@@ -86,6 +86,22 @@ def every_numa_node(decision: Decision) -> int | None:
     return None
 
 
+def as_requested(types: Sequence[str]) -> list[str]:
+    """The order DeviceShare handles the pod's device types in (after a joint
+    allocation's own): gpu, rdma, fpga, as the requests are read."""
+    return list(types)
+
+
+def fpga_before_rdma(types: Sequence[str]) -> list[str]:
+    """The other order the contract admits: it leaves rdma against fpga open, so
+    when both fall short either refusal is the pod's."""
+    order = list(types)
+    if "rdma" in order and "fpga" in order:
+        i, j = order.index("rdma"), order.index("fpga")
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 @dataclass(frozen=True)
 class Seams:
     # the merge: at equal width, whether a merged hint replaces the best one (merged, best)
@@ -110,6 +126,13 @@ class Seams:
     device_score_numa: Callable[[Decision], int | None] = every_numa_node
     # the order a GPU partition table's allocationScore groups are tried in
     partition_group_order: Callable[[Iterable[int]], list[int]] = highest_score_first
+    # the order the pod's device types are checked and allocated in (their presence,
+    # the hints' count, the types outside a joint allocation)
+    device_type_order: Callable[[Sequence[str]], list[str]] = as_requested
 
 
 CONTRACT = Seams()
+
+# The rule sets the contract admits besides its defaults, where the document
+# leaves a choice open: an answer under any of them is a conforming answer.
+ADMITTED = (replace(CONTRACT, device_type_order=fpga_before_rdma),)

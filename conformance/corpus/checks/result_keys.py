@@ -5,7 +5,8 @@ error of the fixture: it only shows at run time, as a failure of every
 implementation. This check reads the operation's result schema at each place of
 the expectation and reports a key no alternative of the schema allows there,
 with the closest allowed names. Matchers are looked through: `$exact` holds a
-mapping checked at the same place, `$unordered` a list of items; `$absent`,
+mapping checked at the same place, `$unordered` a list of items, `$anyOf`
+alternatives each checked at the same place; `$absent`,
 `$any`, `$contains` and `$quantity` say nothing about keys below them.
 """
 
@@ -58,6 +59,9 @@ def _walk(value: Any, nodes: tuple[Node, ...], path: list[Any], found: list[Unkn
             _walk(value[matcher], nodes, path + [matcher], found, what)
         elif reading == "items":
             _walk_list(value[matcher], nodes, path + [matcher], found, what)
+        elif reading == "alternatives" and isinstance(value[matcher], list):
+            for index, alternative in enumerate(value[matcher]):
+                _walk(alternative, nodes, path + [matcher, index], found, what)
         return
     if isinstance(value, dict):
         _walk_mapping(value, nodes, path, found, what)

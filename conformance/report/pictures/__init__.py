@@ -43,7 +43,8 @@ def has_picture(component: str, operation: str) -> bool:
 def plain(value: Any) -> Any:
     """An expected value with its matchers resolved to something drawable: a
     quantity to its number, `$unordered` / `$exact` to their argument, `$contains`
-    to its fragment, `$any` to None; `$absent` keys dropped."""
+    to its fragment, `$any` to None, `$anyOf` to its first alternative; `$absent`
+    keys dropped."""
     if isinstance(value, list):
         return [plain(v) for v in value]
     if not isinstance(value, dict):
@@ -59,6 +60,8 @@ def plain(value: Any) -> Any:
             return plain(argument)
         if key == "$any":
             return None
+        if key == "$anyOf" and isinstance(argument, list) and argument:
+            return plain(argument[0])
     return {k: plain(v) for k, v in value.items()
             if not (isinstance(v, dict) and len(v) == 1 and "$absent" in v)}
 
