@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .values import DEVICE_TYPES, as_json
+from .values import DEVICE_TYPES, GPU_MEMORIES, as_json
 
 
 @st.composite
@@ -28,8 +28,11 @@ def server_devices(draw, numa: list[int], joint: bool = False):
     for index in range(switches):
         pcie, nid = f"pci{index}", ids[index % len(ids)]
         for _ in range(draw(st.integers(1, 2))):
-            out.append({"type": "gpu", "minor": gpu_minor, "numaNode": nid, "pcie": pcie,
-                        "busID": f"0000:{0x10 + gpu_minor:02x}:00.0"})
+            gpu = {"type": "gpu", "minor": gpu_minor, "numaNode": nid, "pcie": pcie,
+                   "busID": f"0000:{0x10 + gpu_minor:02x}:00.0"}
+            if draw(st.integers(0, 2)) == 0:
+                gpu["memory"] = draw(st.sampled_from(GPU_MEMORIES))
+            out.append(gpu)
             gpu_minor += 1
         nics = (1, 1, 2) if joint and index < 2 else (0, 1, 1, 2)
         for _ in range(draw(st.sampled_from(nics))):
@@ -54,6 +57,8 @@ def devices(draw, numa: list[int]):
             device = {"type": dtype, "minor": minor, "numaNode": nid,
                       "pcie": draw(st.sampled_from(("pci0", "pci1", "pci2", 0, 1, None))),
                       "busID": f"0000:{16 * (DEVICE_TYPES.index(dtype) + 1) + minor:02x}:00.0"}
+            if dtype == "gpu" and draw(st.integers(0, 2)) == 0:
+                device["memory"] = draw(st.sampled_from(GPU_MEMORIES))
             if draw(st.integers(0, 7)) == 0:
                 device["health"] = False
             if draw(st.booleans()):

@@ -74,6 +74,12 @@ BAD_DEVICE_REQUESTS = (
     {"koordinator.sh/gpu-core": "50", "koordinator.sh/gpu-memory-ratio": "25"},
     {"koordinator.sh/gpu": "50", "koordinator.sh/gpu-core": "50", "koordinator.sh/gpu-memory-ratio": "50"},
     {"koordinator.sh/rdma": "150"}, {"koordinator.sh/fpga": "250"}, {"koordinator.sh/rdma": "-100"},
+    # GPU memory in bytes beside a resource that sizes the same GPU otherwise
+    {"koordinator.sh/gpu-memory": "8Gi", "koordinator.sh/gpu-memory-ratio": "50"},
+    {"koordinator.sh/gpu-memory": "8Gi", "koordinator.sh/gpu-core": "50", "koordinator.sh/gpu-memory-ratio": "50"},
+    {"koordinator.sh/gpu-memory": "8Gi", "nvidia.com/gpu": "1"},
+    {"koordinator.sh/gpu-memory": "8Gi", "koordinator.sh/gpu": "50"},
+    {"koordinator.sh/gpu-memory": "8Gi", "koordinator.sh/gpu-core": "150"},
 )
 
 

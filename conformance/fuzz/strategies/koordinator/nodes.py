@@ -6,14 +6,30 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from reference_impl.koordinator import annotations as ann
+from reference_impl.koordinator.amplification import ANNOTATION as AMPLIFICATION
 
 from .cpus import cpu_topology, cpus_of, cpuset_value, numa_ids
 from .devices import devices, partition_table, server_devices
-from .values import CPU_EXCLUSIVES, KUBELET_POLICIES, NODE_BIND_POLICIES, NODE_STRATEGIES
+from .values import (
+    AMPLIFICATION_RATIOS,
+    CPU_EXCLUSIVES,
+    KUBELET_POLICIES,
+    NODE_BIND_POLICIES,
+    NODE_STRATEGIES,
+    UNDECODABLE_AMPLIFICATION_RATIOS,
+)
 
 # Which devices a node of a filter input gets, by a draw of 0 to 5: none one
 # time in six, a server layout two times, a free layout three times.
 SERVER_LAYOUT_DRAW = ("none", "server", "server", "free", "free", "free")
+
+
+@st.composite
+def amplification_ratio(draw):
+    """The annotation's value: one that decodes nine times in ten."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(UNDECODABLE_AMPLIFICATION_RATIOS))
+    return draw(st.sampled_from(AMPLIFICATION_RATIOS))
 
 
 @st.composite
@@ -94,6 +110,8 @@ def node(draw, name: str = "node", server_layouts: bool = False, joint_layout: b
         spec["numaNodes"] = []
     if draw(st.integers(0, 4)) == 0:
         spec["allocatable"] = {"cpu": str(draw(st.integers(1, 32))), "memory": f"{draw(st.integers(8, 128))}Gi"}
+    if draw(st.integers(0, 3)) == 0:
+        spec["annotations"] = {AMPLIFICATION: draw(amplification_ratio())}
     if joint_layout:
         server = True
         node_devices = draw(server_devices(numa, joint=True))

@@ -18,9 +18,10 @@ from .values import (
     as_json,
 )
 
-# How a pod asks for GPUs, by a draw of 0 to 5: whole GPUs, a koordinator.sh/gpu
-# share, GPU core and memory ratio, or (half the time) none.
-GPU_REQUEST_DRAW = ("none", "whole", "share", "core-and-memory", "none", "none")
+# How a pod asks for GPUs, by a draw of 0 to 7: whole GPUs, a koordinator.sh/gpu
+# share, GPU core and memory ratio, GPU memory in bytes (alone or with GPU core),
+# or (half the time) none.
+GPU_REQUEST_DRAW = ("none", "whole", "share", "core-and-memory", "memory-bytes", "none", "none", "none")
 
 
 @st.composite
@@ -61,7 +62,7 @@ def device_hint(draw, types: list[str]):
 def device_requests(draw, types=DEVICE_TYPES):
     """Device requests of the given types (the node's, mostly, so that some fit)."""
     requests: dict[str, str] = {}
-    gpu = GPU_REQUEST_DRAW[draw(st.integers(0, 5))] if "gpu" in types else "none"
+    gpu = GPU_REQUEST_DRAW[draw(st.integers(0, len(GPU_REQUEST_DRAW) - 1))] if "gpu" in types else "none"
     if gpu == "whole":
         requests["nvidia.com/gpu"] = str(draw(st.integers(1, 4)))
     elif gpu == "share":
@@ -70,6 +71,10 @@ def device_requests(draw, types=DEVICE_TYPES):
         share = str(draw(st.sampled_from((25, 50, 100))))
         requests["koordinator.sh/gpu-core"] = share
         requests["koordinator.sh/gpu-memory-ratio"] = share
+    elif gpu == "memory-bytes":
+        requests["koordinator.sh/gpu-memory"] = draw(st.sampled_from(("4Gi", "8Gi", "16Gi", "20Gi", "40Gi", "80Gi")))
+        if draw(st.booleans()):
+            requests["koordinator.sh/gpu-core"] = str(draw(st.sampled_from((25, 50, 100))))
     if "rdma" in types and draw(st.integers(0, 3)) == 0:
         requests["koordinator.sh/rdma"] = str(draw(st.sampled_from((1, 50, 100, 200))))
     if "fpga" in types and draw(st.integers(0, 5)) == 0:
