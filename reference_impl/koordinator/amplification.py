@@ -51,6 +51,47 @@ def ratios(annotations: Mapping[str, str]) -> dict[str, float]:
     return out
 
 
+def topology_ratios(node: Node) -> dict[str, float] | None:
+    """The ratios the NodeResourceTopology carries, or None when it carries
+    none: no annotation, a JSON null, or a value that does not decode, which
+    upstream only logs (v1.8.0 `nodenumaresource` topology_options.go
+    `NewTopologyOptions`). Any object, `{}` included, is a set of ratios."""
+    raw = node.topology_annotations.get(ANNOTATION)
+    if raw is None:
+        return None
+    try:
+        decoded = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(decoded, dict):
+        return None
+    out: dict[str, float] = {}
+    for name, value in decoded.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        out[name] = float(value)
+    return out
+
+
+def numa_ratios(node: Node) -> tuple[dict[str, float], bool]:
+    """The ratios NodeNUMAResource counts NUMA resources and scores with, and
+    whether the NUMA totals are to be amplified: the NodeResourceTopology's
+    when it carries a set, its zones then taken as written (already
+    amplified); else the Node's, amplifying the zones (upstream util.go
+    `amplifyNUMANodeResources` returns early when the NodeResourceTopology
+    gave ratios). The Filter's node-level check reads only the Node's."""
+    own = topology_ratios(node)
+    if own is not None:
+        return own, False
+    try:
+        return ratios(node.annotations), True
+    except Refusal:
+        # A pod with a CPU request was refused by `check` already.
+        return {}, False
+
+
 def cpu_ratio(annotations: Mapping[str, str]) -> float | None:
     """The node's CPU ratio, None when none is set."""
     return ratios(annotations).get("cpu")
@@ -79,11 +120,12 @@ def check(node: Node, pod: Pod, res: Resolution) -> None:
     if res.request_bind:
         request = amplify(request, ratio)
     topo = node.cpu_topology
-    if topo is not None and not topo.is_valid():
-        # The bound CPUs cannot be counted without a valid topology.
+    if topo is None or not topo.is_valid():
+        # The bound CPUs cannot be counted without a valid topology: upstream's
+        # resource manager answers an error for a NodeResourceTopology whose CPU
+        # topology is missing or invalid (resource_manager.go GetAvailableCPUs).
         raise Refusal("InvalidCPUTopology", "node(s) invalid CPU Topology", "Filter")
-    # Without a CPU topology no cpuset is recorded for the node.
-    bound = 0 if topo is None else 1000 * len(node.allocated_cpus())
+    bound = 1000 * len(node.allocated_cpus())
     requested = sum(p.requests.get("cpu", 0) for p in node.pods)
     if bound and requested >= bound:
         requested = requested - bound + amplify(bound, ratio)
@@ -96,18 +138,16 @@ def numa_view(node: Node) -> Node:
     of a resource with a ratio above 1 amplified, and on each NUMA node that
     holds placed pods' resources the CPUs bound there counted amplified
     (upstream v1.8.0 `nodenumaresource` util.go `amplifyNUMANodeResources`,
-    node_allocation.go `getAvailableNUMANodeResources`). Only the Node's
-    annotation is read, as upstream amplifies the NUMA totals only when the
-    NodeResourceTopology carries no ratio of its own."""
-    try:
-        amplifying = {r: v for r, v in ratios(node.annotations).items() if v > 1}
-    except Refusal:
-        # A pod with a CPU request was refused by `check` already.
-        return node
+    node_allocation.go `getAvailableNUMANodeResources`). With ratios of the
+    NodeResourceTopology the totals are its zones as written (`numa_ratios`)."""
+    found, amplify_totals = numa_ratios(node)
+    amplifying = {r: v for r, v in found.items() if v > 1}
     if not amplifying:
         return node
-    capacity = {n: {r: amplify(v, amplifying[r]) if r in amplifying else v for r, v in res.items()}
-                for n, res in node.numa_capacity.items()}
+    capacity = node.numa_capacity
+    if amplify_totals:
+        capacity = {n: {r: amplify(v, amplifying[r]) if r in amplifying else v for r, v in res.items()}
+                    for n, res in node.numa_capacity.items()}
     cpu = amplifying.get("cpu")
     extra: dict[int, dict[str, int]] = {}
     topo = node.cpu_topology
@@ -132,13 +172,10 @@ def scored_requests(requests: dict[str, int], node: Node, res: Resolution) -> di
 
 
 def scoring_cpu_ratio(node: Node) -> float | None:
-    """The CPU ratio the node scores count with: above 1, or None (also for an
-    annotation that does not decode, which Filter has refused already for a
-    pod with a CPU request)."""
-    try:
-        ratio = cpu_ratio(node.annotations)
-    except Refusal:
-        return None
+    """The CPU ratio the node scores count with (`numa_ratios`): above 1, or
+    None (also for a Node annotation that does not decode, which Filter has
+    refused already for a pod with a CPU request)."""
+    ratio = numa_ratios(node)[0].get("cpu")
     return ratio if ratio is not None and ratio > 1 else None
 
 

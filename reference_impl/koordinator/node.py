@@ -41,6 +41,8 @@ class Node:
     pods: list[PlacedPod] = field(default_factory=list)
     # the Node object's annotations (only the amplification ratio is read)
     annotations: dict[str, str] = field(default_factory=dict)
+    # the NodeResourceTopology's annotations (only the amplification ratio is read)
+    topology_annotations: dict[str, str] = field(default_factory=dict)
     # On an amplified node's NUMA view (amplification.numa_view): the CPU ratio,
     # and what its bound CPUs weigh per NUMA node beyond their count.
     cpu_ratio: float | None = None
@@ -215,5 +217,6 @@ def parse_node(spec: Mapping, where: str = "node", seams: Seams = CONTRACT) -> N
         device_annotations=_str_map(spec.get("deviceAnnotations"), where + "/deviceAnnotations"),
         pods=pods,
         annotations=_str_map(spec.get("annotations"), where + "/annotations"),
+        topology_annotations=_str_map(spec.get("topologyAnnotations"), where + "/topologyAnnotations"),
         seams=seams,
     )

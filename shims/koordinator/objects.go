@@ -167,6 +167,7 @@ type nodeJSON struct {
 	DeviceLabels            map[string]string      `json:"deviceLabels"`
 	DeviceAnnotations       map[string]string      `json:"deviceAnnotations"`
 	Annotations             map[string]string      `json:"annotations"`
+	TopologyAnnotations     map[string]string      `json:"topologyAnnotations"`
 	Pods                    []placedPodJSON        `json:"pods"`
 }
 
@@ -403,6 +404,11 @@ func buildNode(in nodeJSON, where string) (*builtNode, error) {
 	}
 	if !reserved.IsEmpty() {
 		nrt.Annotations[apiext.AnnotationNodeReservation] = mustJSON(apiext.NodeReservation{ReservedCPUs: reserved.String()})
+	}
+	// Of the NodeResourceTopology's own annotations the contract reads only the
+	// amplification ratio; the others come from the typed fields above.
+	if ratio, found := in.TopologyAnnotations[apiext.AnnotationNodeResourceAmplificationRatio]; found {
+		nrt.Annotations[apiext.AnnotationNodeResourceAmplificationRatio] = ratio
 	}
 	totalCPU, totalMemory := int64(0), int64(0)
 	seen := map[int]bool{}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reference_impl.koordinator import amplification
+from reference_impl.koordinator.node import parse_node
 from reference_impl.koordinator.operations import op_filter
 from reference_impl.refusal import Refusal
 
@@ -71,3 +72,36 @@ def test_pod_without_cpu_request_skips_the_check():
     pod = {"containers": [{"name": "c", "resources": {"requests": {"memory": "1Gi"}, "limits": {"memory": "1Gi"}}}]}
     out = op_filter({"node": _node("not json"), "pod": pod})
     assert out["fits"] is True
+
+
+def _parsed(node: dict):
+    return parse_node(node)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ('{"cpu": 1.5}', ({"cpu": 1.5}, False)),
+    # any object is a set of ratios, so the Node's no longer counts the NUMA nodes
+    ("{}", ({}, False)),
+    # passed over: the Node's ratio counts, amplifying the zones
+    ("null", ({"cpu": 2.0}, True)),
+    ("[1.5]", ({"cpu": 2.0}, True)),
+    ('{"cpu": "1.5"}', ({"cpu": 2.0}, True)),
+])
+def test_the_topology_ratio_comes_before_the_nodes(raw, expected):
+    node = _parsed(_node('{"cpu": 2}', topologyAnnotations={KEY: raw}))
+    assert amplification.numa_ratios(node) == expected
+
+
+def test_a_topology_ratio_keeps_the_zones_as_written():
+    node = _parsed(_node('{"cpu": 2}', topologyAnnotations={KEY: '{"cpu": 1.5}'}))
+    assert amplification.numa_view(node).numa_capacity[0]["cpu"] == 8000
+    node = _parsed(_node('{"cpu": 2}'))
+    assert amplification.numa_view(node).numa_capacity[0]["cpu"] == 16000
+
+
+def test_an_amplified_node_without_a_cpu_topology_refuses_any_cpu_request():
+    node = {k: v for k, v in _node('{"cpu": 1.5}').items() if k != "cpuTopology"}
+    node["numaNodes"] = [{"id": 0, "memory": "8Gi", "cpu": "8"}]
+    assert op_filter({"node": node, "pod": _pod("1")})["reason"] == "InvalidCPUTopology"
+    node["annotations"] = {KEY: '{"cpu": 1}'}
+    assert op_filter({"node": node, "pod": _pod("1")})["fits"] is True
