@@ -112,6 +112,9 @@ def node(draw, name: str = "node", server_layouts: bool = False, joint_layout: b
         spec["allocatable"] = {"cpu": str(draw(st.integers(1, 32))), "memory": f"{draw(st.integers(8, 128))}Gi"}
     if draw(st.integers(0, 3)) == 0:
         spec["annotations"] = {AMPLIFICATION: draw(amplification_ratio())}
+    if draw(st.integers(0, 7)) == 0:
+        # The NodeResourceTopology's own ratio, which counts the NUMA nodes instead.
+        spec["topologyAnnotations"] = {AMPLIFICATION: draw(amplification_ratio())}
     if joint_layout:
         server = True
         node_devices = draw(server_devices(numa, joint=True))
