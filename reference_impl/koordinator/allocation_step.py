@@ -185,10 +185,13 @@ def allocate(node: Node, pod: Pod, args, affinity: int | None) -> dict:
             return out
         if res.request_bind and (node.cpu_topology is None or not node.cpu_topology.is_valid()):
             raise Refusal("InvalidCPUTopology", "node(s) invalid CPU Topology")
-        try:
-            amplification.ratios(node.annotations)
-        except Refusal as exc:
-            raise Refusal("InvalidAmplificationRatio", exc.message) from None
+        if amplification.topology_ratios(node) is None:
+            # The Node's ratio is read only when the NodeResourceTopology
+            # carries none (upstream util.go amplifyNUMANodeResources).
+            try:
+                amplification.ratios(node.annotations)
+            except Refusal as exc:
+                raise Refusal("InvalidAmplificationRatio", exc.message) from None
         view = amplification.numa_view(node)
         restored = _restored(view, d.cpuset) if d is not None else view
         by_designation = d is not None and bool(d.numa)

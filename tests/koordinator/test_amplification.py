@@ -7,7 +7,7 @@ import pytest
 
 from reference_impl.koordinator import amplification
 from reference_impl.koordinator.node import parse_node
-from reference_impl.koordinator.operations import op_filter
+from reference_impl.koordinator.operations import OPERATIONS, op_filter
 from reference_impl.refusal import Refusal
 
 KEY = amplification.ANNOTATION
@@ -105,3 +105,11 @@ def test_an_amplified_node_without_a_cpu_topology_refuses_any_cpu_request():
     assert op_filter({"node": node, "pod": _pod("1")})["reason"] == "InvalidCPUTopology"
     node["annotations"] = {KEY: '{"cpu": 1}'}
     assert op_filter({"node": node, "pod": _pod("1")})["fits"] is True
+
+
+def test_the_allocation_step_reads_the_nodes_ratio_only_without_a_topology_ratio():
+    node = _node("[1.5]")
+    pod = _pod("1", labels={"koordinator.sh/qosClass": "LSR"})
+    assert OPERATIONS["allocate"]({"node": node, "pod": pod})["reason"] == "InvalidAmplificationRatio"
+    node["topologyAnnotations"] = {KEY: '{"cpu": 1.5}'}
+    assert OPERATIONS["allocate"]({"node": node, "pod": pod})["allocated"] is True
