@@ -401,7 +401,36 @@ var resolveReasons = map[string]bool{
 }
 
 func runResolve(raw json.RawMessage) answer {
-	return resolveCase(raw, true)
+	return resolveCase(withoutNodeAmplification(raw), true)
+}
+
+// withoutNodeAmplification is the case without the Node's amplification
+// ratio. resolve's checks leave the amplified CPU check out (the contract
+// reports its refusals from filter only), but the release's Filter runs it
+// before the CPU topology and bind-policy checks, so its refusal would hide
+// theirs.
+func withoutNodeAmplification(raw json.RawMessage) json.RawMessage {
+	var in map[string]any
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return raw
+	}
+	node, isMap := in["node"].(map[string]any)
+	if !isMap {
+		return raw
+	}
+	annotations, isMap := node["annotations"].(map[string]any)
+	if !isMap {
+		return raw
+	}
+	if _, found := annotations[apiext.AnnotationNodeResourceAmplificationRatio]; !found {
+		return raw
+	}
+	delete(annotations, apiext.AnnotationNodeResourceAmplificationRatio)
+	out, err := json.Marshal(in)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // withStandInTopology is the case with a node CPU topology of one socket, one
