@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .. import cpuset
 from ..numa import bitmask
 from ..refusal import Refusal
-from . import amplification, deviceshare, numa_resources
+from . import amplification, device_designated, deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
 from .device_allocation import Allocated
@@ -74,8 +74,12 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
     d.statuses = node.numa_status()
     res = d.resolution
     try:
+        # The SchedulingHint plugin decodes the pod's hint before any PreFilter.
+        handed = device_designated.hands_over(pod.annotations)
         policy_mod.pre_filter(pod, args, res)
         parsed = parse_requests(pod, res.device_hints)
+        # DeviceShare reads a designated allocation of every pod, requests or not.
+        designation = device_designated.read(pod.annotations, handed)
     except Refusal as exc:
         return _refused(d, exc, "PreFilter", Origin.PLUGIN)
     if not _has_requests(pod):
@@ -108,12 +112,14 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if res.policy == "None" and res.request_bind and res.bind_required:
             numa_resources.allocate(node, pod, res, None)
         if res.policy in ("None", "BestEffort"):
+            if parsed:
+                _check_designated_gpus(node, designation)
             origin = Origin.DEVICE_PREPARE
             requests = on_node(node, parsed, res.device_hints)
             origin = Origin.PLUGIN
             if requests:
                 # DeviceShare's Filter: the devices must fit somewhere on the node.
-                deviceshare.allocate(node, requests, res, args, None)
+                deviceshare.allocate(node, requests, res, args, None, designation)
             if res.policy == "BestEffort":
                 # The BestEffort admit (and its NUMA check) runs in Reserve.
                 stage = "Reserve"
@@ -145,7 +151,7 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         else:
             origin = Origin.MERGE
             numa_hints = numa_resources.hints(node, pod, res, args)
-            device_hints = deviceshare.hints(node, requests, res, args)
+            device_hints = deviceshare.hints(node, requests, res, args, designation)
             providers = [numa_hints, device_hints]
             d.hints = {**(numa_hints or {}), **(device_hints or {})}
             outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses, node.seams)
@@ -164,6 +170,9 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             # passes, so its allocation happens in Reserve (upstream deviceshare
             # topology_hint.go Allocate, plugin.go Filter).
             stage = "Reserve"
+        if parsed and res.policy not in ("None", "BestEffort"):
+            # DeviceShare's Allocate on the admitted hint sizes the designated GPUs first.
+            _check_designated_gpus(node, designation)
         if shortage is not None:
             # DeviceShare's Allocate on the merged hint meets its own node check.
             origin = Origin.DEVICE_PREPARE
@@ -172,10 +181,17 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if requests:
             # Without alignment DeviceShare's Allocate ignores the NUMA decision altogether.
             device_affinity = None if args.disable_device_numa_alignment else affinity
-            d.devices = deviceshare.allocate(node, requests, res, args, device_affinity)
+            d.devices = deviceshare.allocate(node, requests, res, args, device_affinity, designation)
         return d
     except Refusal as exc:
         return _refused(d, exc, stage, origin)
+
+
+def _check_designated_gpus(node: Node, designation: device_designated.Designation | None) -> None:
+    minor = device_designated.missing_gpu(node, designation)
+    if minor is not None:
+        raise Refusal("MissingDesignatedGPU",
+                      f"fillGPUTotalMem failed: no healthy gpu device with minor {minor} of allocation", "Filter")
 
 
 def _refused(d: Decision, exc: Refusal, stage: str, origin: Origin) -> Decision:
