@@ -76,9 +76,17 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
     try:
         # The SchedulingHint plugin decodes the pod's hint before any PreFilter.
         handed = device_designated.hands_over(pod.annotations)
-        policy_mod.pre_filter(pod, args, res)
-        parsed = parse_requests(pod, res.device_hints)
-        # DeviceShare reads a designated allocation of every pod, requests or not.
+        policy_mod.pre_filter(pod, args, res, devices=False)
+        try:
+            policy_mod.pre_filter_devices(pod, res)
+            parsed = parse_requests(pod, res.device_hints)
+        except Refusal as exc:
+            if exc.reason != "InvalidDeviceRequest":
+                # DeviceShare checks the device requests, then reads a designated
+                # allocation, then its other annotations.
+                device_designated.read(pod.annotations, handed)
+            raise
+        # Read for every pod, requests or not.
         designation = device_designated.read(pod.annotations, handed)
     except Refusal as exc:
         return _refused(d, exc, "PreFilter", Origin.PLUGIN)
