@@ -189,12 +189,11 @@ def restrict(node: Node, requested: set[str], designation: Designation | None) -
     return view, usage
 
 
-def hints(node: Node, designation: Designation) -> dict[str, list[Hint]] | None:
+def hints(node: Node, designation: Designation) -> dict[str, list[Hint]]:
     """One preferred hint per designated type over the NUMA nodes of all the
     designated devices; a designated device the node has not placed on a NUMA
-    node makes the hints fail. None when the node has no devices."""
-    if not node.devices:
-        return None
+    node (or does not have) makes the hints fail. Every node has its Device CR,
+    so a node without devices answers so too."""
     numa_of = {(d.type, d.minor): d.numa for d in node.devices if d.numa is not None}
     ids: set[int] = set()
     for dtype, entries in designation.by_type.items():

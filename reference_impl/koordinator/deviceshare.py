@@ -8,7 +8,6 @@ from . import scoring
 from .args import Args
 from .device_allocation import Allocated, Usage, allocate_all
 from .device_designated import Designation, restrict
-from .device_designated import hints as designated_hints
 from .device_requests import DeviceRequest
 from .hints import Hint
 from .node import Node
@@ -32,11 +31,10 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
           designation: Designation | None = None) -> dict[str, list[Hint]] | None:
     """One identical hint list per requested device type; None when DeviceShare has
     no opinion (no device request, or alignment disabled). A failure with every NUMA
-    node is the provider's failure. A designation handed over proposes its own."""
+    node is the provider's failure. A designation narrows the trial allocations
+    (its VFs; handed over, it gives hints of its own: device_designated.hints)."""
     if not requests or args.disable_device_numa_alignment:
         return None
-    if designation is not None and designation.handed_over:
-        return designated_hints(node, designation)
     numa_ids = sorted({d.numa for d in node.devices if d.numa is not None})
     if not numa_ids:
         # Devices without NUMA placement cannot constrain the alignment.

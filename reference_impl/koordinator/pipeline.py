@@ -134,13 +134,18 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if res.policy != "None" and not node.has_numa_topology():
             raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
         shortage: Refusal | None = None
+        # A designation handed over gives DeviceShare's hints without a search
+        # (so without its shortage check) for a pod with device requests.
+        handed_hints = (bool(parsed) and designation is not None and designation.handed_over
+                        and not args.disable_device_numa_alignment)
         if res.policy not in ("None", "BestEffort"):
             # The hints and the merge are the Topology Manager's admit.
             origin = Origin.MERGE
             try:
                 requests = on_node(node, parsed, res.device_hints)
             except Refusal as exc:
-                if any(dev.numa is not None for dev in node.devices) and not args.disable_device_numa_alignment:
+                if (any(dev.numa is not None for dev in node.devices) and not args.disable_device_numa_alignment
+                        and not handed_hints):
                     # DeviceShare's hints fail with the shortage: nothing is merged.
                     raise
                 # DeviceShare has no NUMA topology and proposes no hints: the merge
@@ -159,7 +164,10 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         else:
             origin = Origin.MERGE
             numa_hints = numa_resources.hints(node, pod, res, args)
-            device_hints = deviceshare.hints(node, requests, res, args, designation)
+            if handed_hints:
+                device_hints = device_designated.hints(node, designation)
+            else:
+                device_hints = deviceshare.hints(node, requests, res, args, designation)
             providers = [numa_hints, device_hints]
             d.hints = {**(numa_hints or {}), **(device_hints or {})}
             outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses, node.seams)
