@@ -41,10 +41,10 @@ def _json_object(raw: str, key: str, reason: str) -> dict:
     return value
 
 
-def hands_over(annotations: Mapping[str, str]) -> bool:
-    """Whether the pod's scheduling hint names NodeNUMAResource in its
-    extensions. A hint that cannot be decoded stops the pod before any
-    PreFilter (the SchedulingHint plugin's BeforePreFilter)."""
+def hands_over(annotations: Mapping[str, str], plugin: str = PLUGIN) -> bool:
+    """Whether the pod's scheduling hint names `plugin` (NodeNUMAResource unless
+    told) in its extensions. A hint that cannot be decoded stops the pod before
+    any PreFilter (the SchedulingHint plugin's BeforePreFilter)."""
     key = SCHEDULING_HINT if annotations.get(SCHEDULING_HINT) else SCHEDULING_HINT_OLD
     raw = annotations.get(key)
     if not raw:
@@ -58,7 +58,7 @@ def hands_over(annotations: Mapping[str, str]) -> bool:
     extensions = hint.get("extensions")
     if extensions is not None and not isinstance(extensions, dict):
         raise Refusal("InvalidSchedulingHint", f"annotation {key}: extensions must be an object", "PreFilter")
-    return PLUGIN in (extensions or {})
+    return plugin in (extensions or {})
 
 
 def _resources(value, where: str) -> dict[str, int]:

@@ -315,8 +315,10 @@ def _round_robin(ordered: list[Device], prefer: set[str], rank) -> list[Device]:
 
 
 def allocate_all(node: Node, requests: dict[str, DeviceRequest], affinity: set[int] | None, args: Args,
-                 joint: ann.JointAllocate | None, spec: ann.GPUPartitionSpec | None) -> dict[str, list[Allocated]]:
-    usage = Usage(node)
+                 joint: ann.JointAllocate | None, spec: ann.GPUPartitionSpec | None,
+                 usage: Usage | None = None) -> dict[str, list[Allocated]]:
+    """usage: what is in use, when the caller has narrowed it (a designated allocation)."""
+    usage = Usage(node) if usage is None else usage
     result: dict[str, list[Allocated]] = {}
     joint_types = []
     if joint is not None:

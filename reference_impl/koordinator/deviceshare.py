@@ -7,6 +7,7 @@ from ..refusal import Refusal
 from . import scoring
 from .args import Args
 from .device_allocation import Allocated, Usage, allocate_all
+from .device_designated import Designation, restrict
 from .device_requests import DeviceRequest
 from .hints import Hint
 from .node import Node
@@ -20,15 +21,18 @@ def _gpu_minors(allocation: dict[str, list[Allocated]]) -> tuple[int, ...]:
 
 
 def allocate(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args,
-             affinity: int | None) -> dict[str, list[Allocated]]:
+             affinity: int | None, designation: Designation | None = None) -> dict[str, list[Allocated]]:
     nodes = None if affinity is None else set(bitmask.bits(affinity))
-    return allocate_all(node, requests, nodes, args, res.joint, res.partition_spec)
+    view, usage = restrict(node, set(requests), designation)
+    return allocate_all(view, requests, nodes, args, res.joint, res.partition_spec, usage)
 
 
-def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args) -> dict[str, list[Hint]] | None:
+def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args: Args,
+          designation: Designation | None = None) -> dict[str, list[Hint]] | None:
     """One identical hint list per requested device type; None when DeviceShare has
     no opinion (no device request, or alignment disabled). A failure with every NUMA
-    node is the provider's failure."""
+    node is the provider's failure. A designation narrows the trial allocations
+    (its VFs; handed over, it gives hints of its own: device_designated.hints)."""
     if not requests or args.disable_device_numa_alignment:
         return None
     numa_ids = sorted({d.numa for d in node.devices if d.numa is not None})
@@ -45,7 +49,7 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
         placed = sum(1 for d in node.devices if d.type == t and d.numa is not None)
         if 0 < placed < r.count:
             raise Refusal("InsufficientDevices", "Insufficient NUMA Scoped Devices", "Filter")
-    full = allocate(node, requests, res, args, bitmask.from_bits(numa_ids) if numa_ids else None)
+    full = allocate(node, requests, res, args, bitmask.from_bits(numa_ids) if numa_ids else None, designation)
     best = _gpu_minors(full)
     feasible: list[tuple[int, int]] = []
     for mask in bitmask.iterate_masks(numa_ids):
@@ -54,7 +58,7 @@ def hints(node: Node, requests: dict[str, DeviceRequest], res: Resolution, args:
                for t, r in requests.items()):
             continue
         try:
-            got = allocate(node, requests, res, args, mask)
+            got = allocate(node, requests, res, args, mask, designation)
         except Refusal:
             continue
         feasible.append((mask, BEST_LAYOUT_SCORE if _gpu_minors(got) == best else 0))

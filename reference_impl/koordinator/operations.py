@@ -332,6 +332,7 @@ FEATURES: tuple[str, ...] = (
     "koordinator.deviceshare.exclusive.device-level",
     "koordinator.deviceshare.exclusive.pcie-level",
     "koordinator.deviceshare.joint-allocate",
+    "koordinator.deviceshare.designated",
     "koordinator.deviceshare.gpu-memory",
     "koordinator.deviceshare.gpu-partition",
     "koordinator.deviceshare.gpu-partition.restricted",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .. import cpuset
 from ..numa import bitmask
 from ..refusal import Refusal
-from . import amplification, deviceshare, numa_resources
+from . import amplification, device_designated, deviceshare, numa_resources
 from . import policy as policy_mod
 from .args import Args
 from .device_allocation import Allocated
@@ -74,8 +74,20 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
     d.statuses = node.numa_status()
     res = d.resolution
     try:
-        policy_mod.pre_filter(pod, args, res)
-        parsed = parse_requests(pod, res.device_hints)
+        # The SchedulingHint plugin decodes the pod's hint before any PreFilter.
+        handed = device_designated.hands_over(pod.annotations)
+        policy_mod.pre_filter(pod, args, res, devices=False)
+        try:
+            policy_mod.pre_filter_devices(pod, res)
+            parsed = parse_requests(pod, res.device_hints)
+        except Refusal as exc:
+            if exc.reason != "InvalidDeviceRequest":
+                # DeviceShare checks the device requests, then reads a designated
+                # allocation, then its other annotations.
+                device_designated.read(pod.annotations, handed)
+            raise
+        # Read for every pod, requests or not.
+        designation = device_designated.read(pod.annotations, handed)
     except Refusal as exc:
         return _refused(d, exc, "PreFilter", Origin.PLUGIN)
     if not _has_requests(pod):
@@ -108,25 +120,32 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if res.policy == "None" and res.request_bind and res.bind_required:
             numa_resources.allocate(node, pod, res, None)
         if res.policy in ("None", "BestEffort"):
+            if parsed:
+                _check_designated_gpus(node, designation)
             origin = Origin.DEVICE_PREPARE
             requests = on_node(node, parsed, res.device_hints)
             origin = Origin.PLUGIN
             if requests:
                 # DeviceShare's Filter: the devices must fit somewhere on the node.
-                deviceshare.allocate(node, requests, res, args, None)
+                deviceshare.allocate(node, requests, res, args, None, designation)
             if res.policy == "BestEffort":
                 # The BestEffort admit (and its NUMA check) runs in Reserve.
                 stage = "Reserve"
         if res.policy != "None" and not node.has_numa_topology():
             raise Refusal("MissingNUMAResources", "node(s) missing NUMA resources")
         shortage: Refusal | None = None
+        # A designation handed over gives DeviceShare's hints without a search
+        # (so without its shortage check) for a pod with device requests.
+        handed_hints = (bool(parsed) and designation is not None and designation.handed_over
+                        and not args.disable_device_numa_alignment)
         if res.policy not in ("None", "BestEffort"):
             # The hints and the merge are the Topology Manager's admit.
             origin = Origin.MERGE
             try:
                 requests = on_node(node, parsed, res.device_hints)
             except Refusal as exc:
-                if any(dev.numa is not None for dev in node.devices) and not args.disable_device_numa_alignment:
+                if (any(dev.numa is not None for dev in node.devices) and not args.disable_device_numa_alignment
+                        and not handed_hints):
                     # DeviceShare's hints fail with the shortage: nothing is merged.
                     raise
                 # DeviceShare has no NUMA topology and proposes no hints: the merge
@@ -145,7 +164,10 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         else:
             origin = Origin.MERGE
             numa_hints = numa_resources.hints(node, pod, res, args)
-            device_hints = deviceshare.hints(node, requests, res, args)
+            if handed_hints:
+                device_hints = device_designated.hints(node, designation)
+            else:
+                device_hints = deviceshare.hints(node, requests, res, args, designation)
             providers = [numa_hints, device_hints]
             d.hints = {**(numa_hints or {}), **(device_hints or {})}
             outcome = merge(res.policy, node.numa_ids, providers, res.exclusive, d.statuses, node.seams)
@@ -164,6 +186,9 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
             # passes, so its allocation happens in Reserve (upstream deviceshare
             # topology_hint.go Allocate, plugin.go Filter).
             stage = "Reserve"
+        if parsed and res.policy not in ("None", "BestEffort"):
+            # DeviceShare's Allocate on the admitted hint sizes the designated GPUs first.
+            _check_designated_gpus(node, designation)
         if shortage is not None:
             # DeviceShare's Allocate on the merged hint meets its own node check.
             origin = Origin.DEVICE_PREPARE
@@ -172,10 +197,17 @@ def decide(node: Node, pod: Pod, args: Args) -> Decision:
         if requests:
             # Without alignment DeviceShare's Allocate ignores the NUMA decision altogether.
             device_affinity = None if args.disable_device_numa_alignment else affinity
-            d.devices = deviceshare.allocate(node, requests, res, args, device_affinity)
+            d.devices = deviceshare.allocate(node, requests, res, args, device_affinity, designation)
         return d
     except Refusal as exc:
         return _refused(d, exc, stage, origin)
+
+
+def _check_designated_gpus(node: Node, designation: device_designated.Designation | None) -> None:
+    minor = device_designated.missing_gpu(node, designation)
+    if minor is not None:
+        raise Refusal("MissingDesignatedGPU",
+                      f"fillGPUTotalMem failed: no healthy gpu device with minor {minor} of allocation", "Filter")
 
 
 def _refused(d: Decision, exc: Refusal, stage: str, origin: Origin) -> Decision:

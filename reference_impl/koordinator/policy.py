@@ -113,6 +113,11 @@ def pre_filter(pod: Pod, args: Args, res: Resolution, *, devices: bool = True) -
         raise Refusal("InvalidRequestedCPUs", "the requested CPUs must be integer", "PreFilter")
     if not devices:
         return
+    pre_filter_devices(pod, res)
+
+
+def pre_filter_devices(pod: Pod, res: Resolution) -> None:
+    """DeviceShare's part of PreFilter: its device annotations."""
     res.device_hints = ann.device_hints(pod.annotations)
     res.joint = ann.joint_allocate(pod.annotations)
     res.partition_spec = ann.gpu_partition_spec(pod.annotations)

@@ -52,6 +52,11 @@ BY_REASON: dict[str, str] = {
     "MissingGPUPartitionTable": UNRESOLVABLE,
     "UnsupportedGPUPartitionCount": UNRESOLVABLE,
     "InvalidAmplificationRatio": UNRESOLVABLE,
+    "InvalidDeviceAllocated": UNRESOLVABLE,
+    # The pod's scheduling hint cannot be decoded, or a designated GPU the node
+    # lacks leaves DeviceShare unable to size its memory: errors, not verdicts.
+    "InvalidSchedulingHint": ERROR,
+    "MissingDesignatedGPU": ERROR,
     # Shortages and the merge's refusals: room made by preemption may help.
     "UnsatisfiedNUMAResource": UNSCHEDULABLE,
     "UnalignedNUMAHint": UNSCHEDULABLE,
@@ -64,6 +69,7 @@ BY_REASON: dict[str, str] = {
     "JointAllocateViolation": UNSCHEDULABLE,
     "InsufficientPartitionedGPUs": UNSCHEDULABLE,
     "InsufficientAmplifiedCPU": UNSCHEDULABLE,
+    "DesignatedDeviceWithoutNUMA": UNSCHEDULABLE,
 }
 
 

@@ -86,6 +86,9 @@ func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Statu
 	msg := status.Message()
 	has := func(s string) bool { return strings.Contains(msg, s) }
 	if stage == "PreFilter" {
+		if _, err := apiext.GetSchedulingHint(pod); err != nil {
+			return "InvalidSchedulingHint"
+		}
 		if _, err := apiext.GetResourceSpec(pod.Annotations); err != nil {
 			return "InvalidResourceSpec"
 		}
@@ -102,11 +105,21 @@ func reasonOf(pod *corev1.Pod, n *builtNode, stage string, status *fwktype.Statu
 		case has("GPUPartitionSpec"):
 			return "InvalidGPUPartitionSpec"
 		}
+		if _, err := deviceshare.GetPodDeviceRequests(pod); err == nil {
+			// DeviceShare reads the pod's device-allocated right after its requests.
+			if _, err := apiext.GetDeviceAllocations(pod.Annotations); err != nil && msg == err.Error() {
+				return "InvalidDeviceAllocated"
+			}
+		}
 		return "InvalidDeviceRequest"
 	}
 	switch {
 	case has(nodenumaresource.ErrNotMatchNUMATopology):
 		return "ErrNotMatchNUMATopology"
+	case has("fillGPUTotalMem failed"):
+		return "MissingDesignatedGPU"
+	case has(deviceshare.ErrDesignatedAllocationLackNUMA):
+		return "DesignatedDeviceWithoutNUMA"
 	case has(nodenumaresource.ErrInvalidCPUAmplificationRatio):
 		return "InvalidAmplificationRatio"
 	case has(nodenumaresource.ErrInsufficientAmplifiedCPU):

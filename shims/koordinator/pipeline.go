@@ -20,6 +20,7 @@ import (
 
 	apiext "github.com/koordinator-sh/koordinator/apis/extension"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext"
+	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext/hinter"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/frameworkext/topologymanager"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/deviceshare"
 	"github.com/koordinator-sh/koordinator/pkg/scheduler/plugins/nodenumaresource"
@@ -150,6 +151,18 @@ func newCycle(in argsJSON, nodes []*builtNode, pod *corev1.Pod) (*cycle, error) 
 // preFilter runs both plugins' PreFilter; a status other than success and
 // skip refuses the pod.
 func (c *cycle) preFilter(ctx context.Context) *fwktype.Status {
+	// The SchedulingHint plugin's BeforePreFilter: the pod's hint goes into the
+	// cycle state (DeviceShare's PreFilter keeps a designated allocation only
+	// when it names DeviceShare), and one that cannot be decoded stops the pod.
+	hint, err := apiext.GetSchedulingHint(c.pod)
+	if err != nil {
+		return fwktype.NewStatus(fwktype.Error, err.Error())
+	}
+	if hint != nil {
+		hinter.SetSchedulingHintState(c.state, &hinter.SchedulingHintStateData{
+			PreFilterNodes: hint.NodeNames, PreferredNodes: hint.PreferredNodeNames, Extensions: hint.Extensions,
+		})
+	}
 	infos, _ := c.handle.lister.List()
 	for _, pl := range []fwktype.PreFilterPlugin{c.nnr, c.ds} {
 		if _, status := pl.PreFilter(ctx, c.state, c.pod, infos); !status.IsSuccess() && !status.IsSkip() {

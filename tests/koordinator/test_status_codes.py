@@ -35,7 +35,8 @@ def test_the_documented_table_is_the_reference_table():
     assert set(rows) == {UNRESOLVABLE, UNSCHEDULABLE}
     # Error reasons are stated in the PreFilter rule, above the table.
     errors = {r for r, code in BY_REASON.items() if code == ERROR}
-    assert errors == {"InvalidNUMATopologySpec", "InvalidResourceSpec", "PodNUMAAllocateStrategyNotSupported"}
+    assert errors == {"InvalidNUMATopologySpec", "InvalidResourceSpec", "PodNUMAAllocateStrategyNotSupported",
+                      "InvalidSchedulingHint", "MissingDesignatedGPU"}
     prefilter_rule = _section("Status codes").split("2. **")[0]
     assert all(f"`{r}`" in prefilter_rule for r in errors)
     prefilter_only = {r for r in BY_REASON if f"`{r}`" in prefilter_rule} - errors - {"InvalidRequestedCPUs"}

@@ -232,6 +232,8 @@ KOORDINATOR = (
            ("/pod/annotations/internal.scheduling.koordinator.sh~1scheduling-hint",
             "/pod/annotations/scheduling.koordinator.sh~1scheduling-hint"),
            {}, operations=("allocate",), exclusive=False),
+    # A pod carrying devices it already holds (handed over or not).
+    Family("koordinator.deviceshare.designated", (_POD_ANN + "device-allocated",), {}, exclusive=False),
     Family("koordinator.deviceshare.gpu-partition.policy", (_POD_ANN + "gpu-partition-spec/{json}/allocatePolicy",),
            _named("koordinator.deviceshare.gpu-partition.", {"Restricted": "restricted", "BestEffort": "best-effort"})),
     Family("koordinator.deviceshare.gpu-partition.ring-bus-bandwidth",

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from .args import args
 from .cpus import cpu_topology, cpus_of, cpuset_value, numa_ids
+from .designations import device_designation
 from .nodes import node
 from .pods import joint_fitting_pod, pod
 from .values import CPU_EXCLUSIVES, DEVICE_TYPES, MERGE_POLICIES, STATUSES
@@ -34,6 +35,7 @@ def _node_types(*nodes: dict) -> tuple[str, ...]:
 # otherwise any node with any pod. Left to the free draws, a joint pod over
 # several switches that fits came up about once in 500 inputs.
 JOINT_FITTING_DRAW = 0
+DESIGNATED_DRAW = 0
 
 
 @st.composite
@@ -51,6 +53,10 @@ def filter_input(draw):
     data = {"node": spec, "pod": draw(pod(_node_types(spec), joint_pods=True))}
     if draw(st.booleans()):
         data["args"] = draw(args())
+    if draw(st.integers(0, 3)) == DESIGNATED_DRAW:
+        # Once in four, a rescheduled pod carrying devices (see device_designation).
+        data["pod"]["annotations"] = {**data["pod"].get("annotations", {}),
+                                      **draw(device_designation(spec, data["pod"]))}
     return data
 
 
