@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, compress, repeat
-from operator import itemgetter
+from operator import countOf, itemgetter
 
 from ..numa.bitmask import MAX_BITS
 from .hints import TopologyHint
@@ -108,9 +108,21 @@ class HintColumns(Sequence[TopologyHint]):
         """(whether each hint's mask is nil, whether each non-nil hint is
         scored), as the sets of values that occur."""
         if self._kinds is None:
-            nil = [m is None for m in self.masks] if self._ids is None else [ids is None for ids in self._ids]
-            non_nil_scores = list(compress(self.scores, (not x for x in nil))) if any(nil) else self.scores
-            self._kinds = (frozenset(nil), frozenset(s > 0 for s in set(non_nil_scores)))
+            column = self._masks if self._masks is not None else self._ids
+            nils = countOf(column, None)
+            scores = self.scores
+            if 0 < nils:
+                scores = [s for s, m in zip(scores, column, strict=True) if m is not None]
+            nil_kinds = {True} if nils else set()
+            if nils < len(column):
+                nil_kinds.add(False)
+            scored_kinds = set()
+            if scores:
+                if max(scores) > 0:
+                    scored_kinds.add(True)
+                if min(scores) <= 0:
+                    scored_kinds.add(False)
+            self._kinds = (frozenset(nil_kinds), frozenset(scored_kinds))
         return self._kinds
 
 
@@ -130,7 +142,8 @@ def _plain(raw: list) -> HintColumns | None:
     int), else None. Each test runs over the whole list at once."""
     if not raw:
         return HintColumns((), (), ())
-    if set(map(type, raw)) != {dict}:
+    # countOf(map(type, ...)) is the cheapest whole-list test of exact types
+    if countOf(map(type, raw), dict) != len(raw):
         return None
     try:
         affinities = list(map(_AFFINITY, raw))
@@ -138,15 +151,16 @@ def _plain(raw: list) -> HintColumns | None:
     except KeyError:
         return None
     scores = list(map(dict.get, raw, repeat("score"), repeat(0)))
-    if set(map(type, preferred)) != {bool} or not set(map(type, scores)) <= {int} or min(scores) < 0:
+    if countOf(map(type, preferred), bool) != len(raw) or countOf(map(type, scores), int) != len(raw) \
+            or min(scores) < 0:
         return None
     kinds = set(map(type, affinities))
     if not kinds <= {list, type(None)}:
         return None
     ids = affinities if type(None) not in kinds else [a for a in affinities if a is not None]
     flat = list(chain.from_iterable(ids))
-    # exact ints only: a bool is an int to every bulk test below
-    if flat and set(map(type, flat)) != {int}:
+    # exact ints only: a bool is an int to bytes() below
+    if countOf(map(type, flat), int) != len(flat):
         return None
     try:
         # bytes() takes 0-255; dropping the node ids leaves nothing when all are below 64
