@@ -43,16 +43,18 @@ class HintColumns(Sequence[TopologyHint]):
     __slots__ = ("_ids", "_masks", "preferred", "scores", "_preferred_indices", "_min_width", "_kinds")
 
     def __init__(self, masks: Sequence[int | None] | None, preferred: Sequence[bool], scores: Sequence[int],
-                 ids: Sequence[Sequence[int] | None] | None = None):
+                 ids: Sequence[Sequence[int] | None] | None = None,
+                 kinds: tuple[frozenset, frozenset] | None = None):
         # exactly one of masks / ids: ids are node-id lists already checked,
-        # turned into masks when first asked for
+        # turned into masks when first asked for; `kinds` when the reader
+        # already knows them
         self._masks: list[int | None] | None = None if masks is None else list(masks)
         self._ids = ids
         self.preferred: tuple[bool, ...] = tuple(preferred)
         self.scores: tuple[int, ...] = tuple(scores)
         self._preferred_indices: tuple[int, ...] | None = None
         self._min_width: int | None = -1
-        self._kinds: tuple[frozenset, frozenset] | None = None
+        self._kinds: tuple[frozenset, frozenset] | None = kinds
 
     @classmethod
     def of(cls, hints: Sequence[TopologyHint]) -> HintColumns:
@@ -116,14 +118,15 @@ class HintColumns(Sequence[TopologyHint]):
             nil_kinds = {True} if nils else set()
             if nils < len(column):
                 nil_kinds.add(False)
-            scored_kinds = set()
-            if scores:
-                if max(scores) > 0:
-                    scored_kinds.add(True)
-                if min(scores) <= 0:
-                    scored_kinds.add(False)
-            self._kinds = (frozenset(nil_kinds), frozenset(scored_kinds))
+            scored = _scored_kinds(min(scores), max(scores)) if scores else frozenset()
+            self._kinds = (frozenset(nil_kinds), scored)
         return self._kinds
+
+
+def _scored_kinds(lowest: int, highest: int) -> frozenset:
+    """Whether hints are scored (> 0), as the set of values that occur, from
+    the extremes of their scores."""
+    return frozenset(([True] if highest > 0 else []) + ([False] if lowest <= 0 else []))
 
 
 def parse(raw: list, where: str, one_hint: Callable[[object, str, int], TopologyHint]) -> HintColumns:
@@ -151,13 +154,16 @@ def _plain(raw: list) -> HintColumns | None:
     except KeyError:
         return None
     scores = list(map(dict.get, raw, repeat("score"), repeat(0)))
-    if countOf(map(type, preferred), bool) != len(raw) or countOf(map(type, scores), int) != len(raw) \
-            or min(scores) < 0:
+    if countOf(map(type, preferred), bool) != len(raw) or countOf(map(type, scores), int) != len(raw):
         return None
-    kinds = set(map(type, affinities))
-    if not kinds <= {list, type(None)}:
+    lowest = min(scores)
+    if lowest < 0:
         return None
-    ids = affinities if type(None) not in kinds else [a for a in affinities if a is not None]
+    affinity_types = set(map(type, affinities))
+    if not affinity_types <= {list, type(None)}:
+        return None
+    has_nil = type(None) in affinity_types
+    ids = [a for a in affinities if a is not None] if has_nil else affinities
     flat = list(chain.from_iterable(ids))
     # exact ints only: a bool is an int to bytes() below
     if countOf(map(type, flat), int) != len(flat):
@@ -168,4 +174,6 @@ def _plain(raw: list) -> HintColumns | None:
             return None
     except ValueError:
         return None
-    return HintColumns(None, preferred, scores, ids=affinities)
+    # without a nil hint, the kinds the merge asks for are known from here
+    kinds = None if has_nil else (frozenset([False]), _scored_kinds(lowest, max(scores)))
+    return HintColumns(None, preferred, scores, ids=affinities, kinds=kinds)
