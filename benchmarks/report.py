@@ -239,7 +239,8 @@ def plots(out: Path, kubelet_rows, kueue_rows, koord_rows) -> list[str]:
                        and r.variant == variant and r.algorithm == algorithm
                        and (side != "upstream" or r.upstream is not None)]
                 if pts:
-                    label = f"{side}, {providers} {hint_set}" + (", scores (PR 142226)" if variant == "scores" else "")
+                    who = "PR 142226" if variant == "scores" and side == "upstream" else side
+                    label = f"{who}, {providers} {hint_set}" + (", scores" if variant == "scores" else "")
                     ax.plot(*zip(*pts, strict=True), style, marker="o", color=color, label=label)
         ax.set(xscale="log", yscale="log", xlabel="NUMA nodes", ylabel="median ms", title="kubelet merge")
         ax.set_xticks([2, 4, 8, 16, 32], labels=["2", "4", "8", "16", "32"])
