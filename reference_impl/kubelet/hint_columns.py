@@ -40,7 +40,7 @@ def _mask_of(ids: Sequence[int]) -> int:
 class HintColumns(Sequence[TopologyHint]):
     """Hints as columns; `hints[j]` is the j-th TopologyHint, built on demand."""
 
-    __slots__ = ("_ids", "_masks", "preferred", "scores", "_preferred_indices", "_min_width", "_kinds")
+    __slots__ = ("_ids", "_masks", "preferred", "scores", "_preferred_indices", "_min_width", "_kinds", "_hints")
 
     def __init__(self, masks: Sequence[int | None] | None, preferred: Sequence[bool], scores: Sequence[int],
                  ids: Sequence[Sequence[int] | None] | None = None,
@@ -55,12 +55,16 @@ class HintColumns(Sequence[TopologyHint]):
         self._preferred_indices: tuple[int, ...] | None = None
         self._min_width: int | None = -1
         self._kinds: tuple[frozenset, frozenset] | None = kinds
+        # the hint objects, when the columns were made from them: handed back as they are
+        self._hints: tuple[TopologyHint, ...] | None = None
 
     @classmethod
     def of(cls, hints: Sequence[TopologyHint]) -> HintColumns:
         if isinstance(hints, HintColumns):
             return hints
-        return cls([h.mask for h in hints], [h.preferred for h in hints], [h.score for h in hints])
+        columns = cls([h.mask for h in hints], [h.preferred for h in hints], [h.score for h in hints])
+        columns._hints = tuple(hints)
+        return columns
 
     def __len__(self) -> int:
         return len(self.preferred)
@@ -68,6 +72,8 @@ class HintColumns(Sequence[TopologyHint]):
     def __getitem__(self, j):
         if isinstance(j, slice):
             return [self[i] for i in range(len(self))[j]]
+        if self._hints is not None:
+            return self._hints[j]
         return TopologyHint(self.mask(j), self.preferred[j], self.scores[j])
 
     def __iter__(self) -> Iterator[TopologyHint]:
@@ -96,8 +102,7 @@ class HintColumns(Sequence[TopologyHint]):
         return self._preferred_indices
 
     def select(self, indices: Sequence[int]) -> HintColumns:
-        return HintColumns([self.mask(j) for j in indices], [self.preferred[j] for j in indices],
-                           [self.scores[j] for j in indices])
+        return HintColumns.of([self[j] for j in indices])
 
     def min_width(self) -> int | None:
         """The narrowest non-nil mask's width; None when every mask is nil."""
