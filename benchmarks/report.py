@@ -70,14 +70,15 @@ def slope(points: Iterable[tuple[float, float]]) -> float | None:
 
 def kubelet_section(rows) -> tuple[str, list[str]]:
     table = [[r.numa, r.providers, r.hint_set, r.variant, r.algorithm, r.hints, f"{r.permutations:.3g}",
-              ms(r.reference), ms(r.reference_merge), getattr(r, "upstream_build", "") or "-",
-              (ms(r.upstream) + (" †" if getattr(r, "upstream_differs", "") else "")) if r.upstream
-              else r.upstream_note, ratio(r.upstream, r.reference)]
+              ms(r.reference), ms(r.reference_merge), r.upstream_build or "-",
+              (ms(r.upstream) + (" †" if r.upstream_differs else "")) if r.upstream else r.upstream_note,
+              ratio(r.upstream, r.reference)]
              for r in rows]
     kep = [r for r in rows if r.variant in ("hint-scores", "scores") and r.algorithm == "full"]
     timed = [r for r in kep if r.upstream is not None]
-    differing = sorted({r.upstream_differs for r in rows if getattr(r, "upstream_differs", "")})
-    text = ("## kubelet merge (v1.37.2; KEP-6007 inputs against the branch builds)\n\nUpstream: `Policy.Merge` "
+    differing = sorted({r.upstream_differs for r in rows if r.upstream_differs})
+    text = ("## kubelet merge (v1.37.2" + ("; KEP-6007 inputs against its pull requests' builds" if timed else "")
+            + ")\n\nUpstream: `Policy.Merge` "
             "(and the shim's second merge for `scoreDecided`) timed inside Go; reference: the whole `merge` "
             "operation in-process, input parsing included (the next column leaves reading the hints out). "
             "`preferred-first` is compared with upstream's only merge (the contract makes both merges answer "
