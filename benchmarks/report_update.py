@@ -46,10 +46,15 @@ def splice_markdown(old: str, sections: dict[str, str], targets: dict[str, list[
         if not at:
             continue
         lines = lines[:at[0]] + rows + [line for line in lines[at[0]:] if not line.startswith(prefix)]
-    # one note per set of parts: the first paragraph after the title describes the original run
-    lines = [line for line in lines if not (line.startswith(NOTE_START) and line.split(" on ")[0] == note.split(" on ")[0])]
-    first_blank_after_intro = lines.index("", lines.index("") + 1)
-    lines[first_blank_after_intro:first_blank_after_intro] = ["", note.rstrip("\n")]
+    # one note per set of parts, as a paragraph of its own after the first
+    # one (which describes the original run)
+    same_parts = note.split(" on ")[0]
+    for i, line in enumerate(lines):
+        if line.startswith(NOTE_START) and line.split(" on ")[0] == same_parts:
+            del lines[i:i + 2]
+            break
+    after_intro = lines.index("", lines.index("") + 1) + 1
+    lines[after_intro:after_intro] = [note.rstrip("\n"), ""]
     return "\n".join(lines)
 
 

@@ -188,3 +188,4 @@ def test_an_update_replaces_only_the_rerun_part():
     assert new.index("the original run") < new.index("**Rerun:** the kubelet part on T1") < new.index("was shared")
     again = report_update.splice_markdown(new, {}, {}, report_update.rerun_note(["kubelet"], dict(header, generated_at="T2")))
     assert again.count("**Rerun:**") == 1 and "on T2" in again
+    assert "\n\n\n" not in new and "\n\n\n" not in again
