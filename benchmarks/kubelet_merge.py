@@ -8,9 +8,13 @@ Inputs are made of NUMA size x provider count x hint set x variant:
   rule on a partly used machine: a mask is offered when its free capacity
   covers the request, preferred when no narrower mask does; each provider has
   its own request and free capacity);
-- variants: `plain`, `prefer-closest` (the option), `scores` (KEP-6007: hint
-  scores, `least-allocated`, weights, reference only since no served release
-  has it).
+- variants: `plain`, `prefer-closest` (the option), `hint-scores` (KEP-6007's
+  hint scores alone: the merged hint carries their mean), `scores` (KEP-6007:
+  hint scores, `least-allocated`, weights).
+
+The release answers `plain` and `prefer-closest`; no served release has a hint
+score, so the KEP-6007 variants go to the branch builds (kep6007_branches.py)
+when they are built, and are reference only otherwise.
 
 Upstream's merge walks the product of the providers' hint counts, so it is run
 only when that product, at the calibrated cost per permutation, fits the
@@ -27,6 +31,7 @@ from itertools import combinations
 from reference_impl import dispatch
 from reference_impl.kubelet import operations as kubelet_operations
 
+from .kep6007_branches import RULE_TEXT, branch_for, explained
 from .shim import Disagreement, ShimProcess, same_answer
 from .timing import Sample, interleaved, sections
 
@@ -81,13 +86,13 @@ def _hint(mask: tuple[int, ...], preferred: bool, scored: bool, salt: int) -> di
 
 
 HINT_SETS = ("dense", "sparse", "realistic")
-VARIANTS = ("plain", "prefer-closest", "scores")
+VARIANTS = ("plain", "prefer-closest", "hint-scores", "scores")
 ALGORITHMS = ("full", "preferred-first")
 
 
 def merge_input(n: int, providers: int, hint_set: str, variant: str) -> dict:
     rng = random.Random(f"{n}/{providers}/{hint_set}")
-    scored = variant == "scores"
+    scored = variant in ("hint-scores", "scores")
     provider_list = []
     for p in range(providers):
         if hint_set == "dense":
@@ -103,7 +108,7 @@ def merge_input(n: int, providers: int, hint_set: str, variant: str) -> dict:
         options["max-allowable-numa-nodes"] = str(n)
     if variant == "prefer-closest":
         options["prefer-closest-numa-nodes"] = "true"
-    if scored:
+    if variant == "scores":
         options.update({"numa-allocation-strategy": "least-allocated", "numa-score-weights": WEIGHTS})
         gates["TopologyManagerPolicyAlphaOptions"] = True
     return {"policy": "best-effort", "options": options, "featureGates": gates,
@@ -146,6 +151,10 @@ class MergeRow:
     upstream_note: str
     # the part of the reference's time spent reading the providers' hints
     reference_parse: Sample | None = None
+    # the upstream build that answered ("" when none did)
+    upstream_build: str = ""
+    # a checked, documented rule by which that build's answer differs ("" when it agrees)
+    upstream_differs: str = ""
 
     @property
     def reference_merge(self) -> Sample:
@@ -155,11 +164,12 @@ class MergeRow:
 
 
 def run(shim: ShimProcess | None, sizes: list[int], provider_counts: list[int], budget_s: float, target_s: float,
-        log: Callable[[str], None]) -> list[MergeRow]:
+        log: Callable[[str], None], branches: dict[str, ShimProcess] | None = None) -> list[MergeRow]:
     """Every combination; upstream interleaved with the reference where it fits the budget.
+    `shim` is the release; `branches` the KEP-6007 branch builds there are, by name.
 
-    Raises Disagreement when an answer differs."""
-    per_permutation = _calibrate(shim) if shim is not None else None
+    Raises Disagreement when an answer differs (beyond a branch's checked rule)."""
+    per_permutation: dict[str, float] = {}
     rows = []
     for n in sizes:
         for providers in provider_counts:
@@ -167,28 +177,37 @@ def run(shim: ShimProcess | None, sizes: list[int], provider_counts: list[int], 
                 if not feasible_hint_set(n, hint_set):
                     continue
                 for variant in VARIANTS:
-                    rows.extend(_one(shim, n, providers, hint_set, variant, per_permutation, budget_s, target_s, log))
+                    upstream, note = _upstream_for(variant, shim, branches or {})
+                    if upstream is not None and variant not in per_permutation:
+                        per_permutation[variant] = _calibrate(upstream, variant)
+                    rows.extend(_one(upstream, note, n, providers, hint_set, variant, per_permutation.get(variant),
+                                     budget_s, target_s, log))
     return rows
 
 
-def _calibrate(shim: ShimProcess) -> float:
+def _upstream_for(variant: str, shim: ShimProcess | None, branches: dict[str, ShimProcess]):
+    """The build that answers a variant, or None with the reason."""
+    branch = branch_for(variant)
+    if branch is None:
+        return shim, "" if shim is not None else "no shim"
+    if branch.name in branches:
+        return branches[branch.name], ""
+    return None, f"KEP-6007 is in no served release, and the {branch.name} build is not here ({branch.binary})"
+
+
+def _calibrate(shim: ShimProcess, variant: str) -> float:
     """Upstream's cost per permutation, from 8 nodes x 2 dense providers."""
-    input_ = merge_input(8, 2, "dense", "plain")
+    input_ = merge_input(8, 2, "dense", variant)
     times = shim.bench("merge", input_, 3)
     return min(times.section_s("merge")) / permutations(input_)
 
 
-def _one(shim, n, providers, hint_set, variant, per_permutation, budget_s, target_s, log) -> list[MergeRow]:
+def _one(shim, note, n, providers, hint_set, variant, per_permutation, budget_s, target_s, log) -> list[MergeRow]:
     input_ = merge_input(n, providers, hint_set, variant)
     perms = permutations(input_)
     hints = sum(len(h) for p in input_["providers"] for h in p.values())
     upstream_fn = None
-    note = ""
-    if shim is None:
-        note = "no shim"
-    elif variant == "scores":
-        note = "KEP-6007 is in no served release"
-    else:
+    if shim is not None:
         estimate = perms * per_permutation
         if estimate > budget_s:
             note = f"beyond the {budget_s:g} s budget: about {_human(estimate)} ({perms:.3g} permutations)"
@@ -212,18 +231,31 @@ def _one(shim, n, providers, hint_set, variant, per_permutation, budget_s, targe
         ref, up, ref_answer, up_answer = interleaved(reference_fn, upstream_fn if algorithm == "full" else None,
                                                      target_s)
         name = f"merge {n} NUMA x {providers} {hint_set} providers, {variant}, {algorithm}"
+        differs = ""
         if upstream_fn is not None:
             if algorithm == "full":
                 upstream_answer, upstream_sample = up_answer, up
-            same_answer(name, ref_answer, upstream_answer)
+            differs = _check(name, variant, input_, perms, ref_answer, upstream_answer)
         row_upstream = upstream_sample if upstream_fn is not None else None
         if "refused" in ref_answer:
             raise Disagreement(f"{name}: the reference refused the benchmark input: {ref_answer}")
         rows.append(MergeRow(n, providers, hint_set, variant, algorithm, hints, perms, ref, row_upstream, note,
-                             Sample(parse_s)))
+                             Sample(parse_s), shim.version if shim is not None and upstream_fn else "", differs))
         log(f"{name}: reference {ref.median_s * 1e3:.3f} ms"
-            + (f", upstream {row_upstream.median_s * 1e3:.3f} ms" if row_upstream else f" ({note})"))
+            + (f", upstream {row_upstream.median_s * 1e3:.3f} ms" if row_upstream else f" ({note})")
+            + (f"; upstream {differs}" if differs else ""))
     return rows
+
+
+def _check(name: str, variant: str, input_: dict, perms: int, ref_answer: dict, upstream_answer: dict) -> str:
+    """"" when the answers agree; a branch's documented rule when that rule,
+    rerun on the reference, gives the branch's answer; else Disagreement."""
+    branch = branch_for(variant)
+    if upstream_answer.get("result") != ref_answer and branch is not None \
+            and explained(branch, input_, perms, upstream_answer):
+        return RULE_TEXT[branch.known_rule]
+    same_answer(name, ref_answer, upstream_answer)
+    return ""
 
 
 def _human(seconds: float) -> str:

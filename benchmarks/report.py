@@ -70,17 +70,31 @@ def slope(points: Iterable[tuple[float, float]]) -> float | None:
 
 def kubelet_section(rows) -> tuple[str, list[str]]:
     table = [[r.numa, r.providers, r.hint_set, r.variant, r.algorithm, r.hints, f"{r.permutations:.3g}",
-              ms(r.reference), ms(r.reference_merge), ms(r.upstream) if r.upstream else r.upstream_note,
+              ms(r.reference), ms(r.reference_merge), r.upstream_build or "-",
+              (ms(r.upstream) + (" †" if r.upstream_differs else "")) if r.upstream else r.upstream_note,
               ratio(r.upstream, r.reference)]
              for r in rows]
-    text = ("## kubelet merge (v1.37.2)\n\nUpstream: `Policy.Merge` (and the shim's second merge for "
-            "`scoreDecided`) timed inside Go; reference: the whole `merge` operation in-process, input parsing "
-            "included (the next column leaves reading the hints out). `preferred-first` is compared with upstream's only merge (the contract makes both "
-            "merges answer alike). Median milliseconds.\n\n"
+    kep = [r for r in rows if r.variant in ("hint-scores", "scores") and r.algorithm == "full"]
+    timed = [r for r in kep if r.upstream is not None]
+    differing = sorted({r.upstream_differs for r in rows if r.upstream_differs})
+    text = ("## kubelet merge (v1.37.2" + ("; KEP-6007 inputs against its pull requests' builds" if timed else "")
+            + ")\n\nUpstream: `Policy.Merge` "
+            "(and the shim's second merge for `scoreDecided`) timed inside Go; reference: the whole `merge` "
+            "operation in-process, input parsing included (the next column leaves reading the hints out). "
+            "`preferred-first` is compared with upstream's only merge (the contract makes both merges answer "
+            "alike). No served release has a hint score: the `hint-scores` variant (scored hints, no options) goes "
+            "to the build of PR 141796 and the `scores` variant (least-allocated, weights) to the build of PR "
+            "142226, when those builds are present (docs/findings/kubelet-kep6007-branches.md). "
+            f"{len(timed)} of {len(kep)} KEP-6007 inputs were timed against a branch build. Median milliseconds.\n\n"
             + tabulate(table, headers=["NUMA", "providers", "hints", "variant", "merge", "hint count",
-                                       "permutations", "reference ms", "of which merging", "upstream ms",
-                                       "reference faster by"],
+                                       "permutations", "reference ms", "of which merging", "upstream build",
+                                       "upstream ms", "reference faster by"],
                        tablefmt="github") + "\n")
+    for rule in differing:
+        text += (f"\n† The branch build answered these inputs otherwise: it {rule}. Each such answer was checked "
+                 "by running the reference again with that one rule changed (its exhaustive fold), which gave the "
+                 "branch's answer; any other difference stops the run. Both sides did the same work, so the times "
+                 "compare.\n")
     targets = []
     eight = _find(rows, 8, 3, "dense", "plain", "full")
     if eight is not None:
@@ -97,13 +111,15 @@ def kubelet_section(rows) -> tuple[str, list[str]]:
         v = sixteen.reference.median_s
         verdict = "met" if v < KUBELET_TARGET_S else f"missed by {v / KUBELET_TARGET_S:.1f}x"
         merge_only = sixteen.reference_merge.median_s
+        ids = sixteen.providers * 16 * 2 ** 15  # every dense mask of 16 nodes: 16 x 2^15 node ids a provider
         targets.append(f"| kubelet: 16 NUMA x 4 dense providers with scores < 100 ms (reference) | "
                        f"{ms(sixteen.reference)} ms for the operation, of which {ms(sixteen.reference_merge)} ms "
                        f"merging and the rest reading the {sixteen.hints:,} hints | {verdict}"
                        + ("" if v < KUBELET_TARGET_S else
-                          f" (the merge alone: {'met' if merge_only < KUBELET_TARGET_S else 'missed'}; turning each "
-                          "decoded hint into the reference's hint object, with its checks, costs microseconds in "
-                          "CPython, times a quarter of a million)") + " |")
+                          f" (the merge alone: {'met' if merge_only < KUBELET_TARGET_S else 'missed'}; the rest is "
+                          f"checking the input: every hint map's fields and each of the {ids:,} node ids' exact "
+                          "type and range, in whole-list passes that still touch every object at some tens of "
+                          "nanoseconds each in CPython on this loaded machine)") + " |")
     beyond = sorted({(r.numa, r.providers, r.hint_set) for r in rows if r.upstream is None and "budget" in r.upstream_note})
     if beyond:
         text += ("\nUpstream beyond the per-call budget (estimated from its measured cost per permutation): "
@@ -212,17 +228,21 @@ def plots(out: Path, kubelet_rows, kueue_rows, koord_rows) -> list[str]:
     written = []
     if kubelet_rows:
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        for hint_set, providers, style in (("dense", 3, "-"), ("dense", 4, "--"), ("sparse", 3, ":")):
+        for hint_set, providers, variant, style in (("dense", 3, "plain", "-"), ("dense", 4, "plain", "--"),
+                                                    ("sparse", 3, "plain", ":"), ("dense", 4, "scores", "-.")):
             for side, color in (("reference full", "tab:blue"), ("reference preferred-first", "tab:green"),
                                 ("upstream", "tab:red")):
+                if variant == "scores" and side == "reference preferred-first":
+                    continue
                 algorithm = "preferred-first" if "preferred-first" in side else "full"
                 pts = [(r.numa, (r.upstream if side == "upstream" else r.reference).median_s * 1e3)
                        for r in kubelet_rows if r.hint_set == hint_set and r.providers == providers
-                       and r.variant == "plain" and r.algorithm == algorithm
+                       and r.variant == variant and r.algorithm == algorithm
                        and (side != "upstream" or r.upstream is not None)]
                 if pts:
-                    ax.plot(*zip(*pts, strict=True), style, marker="o", color=color,
-                            label=f"{side}, {providers} {hint_set}")
+                    who = "PR 142226" if variant == "scores" and side == "upstream" else side
+                    label = f"{who}, {providers} {hint_set}" + (", scores" if variant == "scores" else "")
+                    ax.plot(*zip(*pts, strict=True), style, marker="o", color=color, label=label)
         ax.set(xscale="log", yscale="log", xlabel="NUMA nodes", ylabel="median ms", title="kubelet merge")
         ax.set_xticks([2, 4, 8, 16, 32], labels=["2", "4", "8", "16", "32"])
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())

@@ -14,7 +14,7 @@ import os
 import platform
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +24,15 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import koordinator_alloc, kubelet_merge, kueue_placement, protocol_cost, report  # noqa: E402
+from benchmarks import (  # noqa: E402
+    kep6007_branches,
+    koordinator_alloc,
+    kubelet_merge,
+    kueue_placement,
+    protocol_cost,
+    report,
+    report_update,
+)
 from benchmarks.shim import ShimProcess  # noqa: E402
 from conformance import corpus as corpus_mod  # noqa: E402
 from conformance.adapters import Limits, from_spec  # noqa: E402
@@ -86,6 +94,19 @@ def shim_for(name: str, use_upstream: bool):
         yield shim
 
 
+@contextmanager
+def branch_shims(use_upstream: bool):
+    """The KEP-6007 branch builds that are here, by name (none is required:
+    their trees are not in this repository)."""
+    with ExitStack() as stack:
+        found = {}
+        if use_upstream:
+            for branch in kep6007_branches.BRANCHES:
+                if (ROOT / branch.binary).exists():
+                    found[branch.name] = stack.enter_context(ShimProcess([str(ROOT / branch.binary)], "kubelet"))
+        yield found
+
+
 def log(line: str) -> None:
     print(line, flush=True)
 
@@ -103,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 "100, 1000, 10000, 50000")
     parser.add_argument("--no-upstream", action="store_true", help="the reference alone (no shims needed)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "benchmarks")
+    parser.add_argument("--update", action="store_true", help="replace only the rerun parts' sections, target rows, "
+                                                              "raw numbers and plots in the report already in --out")
     args = parser.parse_args(argv)
     parts = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = sorted(set(parts) - set(PARTS))
@@ -119,29 +142,27 @@ def main(argv: list[str] | None = None) -> int:
               "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
               "mode": "quick" if args.quick else "full" if args.full else "default", "upstream": {}}
     results: dict[str, list] = {}
-    targets: list[str] = []
-    sections: list[str] = []
+    targets: dict[str, list[str]] = {}
+    sections: dict[str, str] = {}
     started = time.perf_counter()
     if "kubelet" in parts:
-        with shim_for("kubelet", upstream) as shim:
+        with shim_for("kubelet", upstream) as shim, branch_shims(upstream) as branches:
             header["upstream"]["kubelet"] = shim.version if shim else None
-            results["kubelet"] = kubelet_merge.run(shim, p.numa, p.providers, p.budget_s, p.target_s, log)
-        text, t = report.kubelet_section(results["kubelet"])
-        sections.append(text)
-        targets += t
+            if branches:
+                header["upstream"]["kubelet KEP-6007 branches"] = " and ".join(b.version for b in branches.values())
+            results["kubelet"] = kubelet_merge.run(shim, p.numa, p.providers, p.budget_s, p.target_s, log, branches)
+        sections["kubelet"], targets["kubelet"] = report.kubelet_section(results["kubelet"])
     if "kueue" in parts:
         with shim_for("kueue", upstream) as shim, ShimProcess(kueue_placement.reference_command(), "kueue") as ref:
             header["upstream"]["kueue"] = shim.version if shim else None
             results["kueue"] = kueue_placement.run(shim, ref, p.kueue_nodes, p.kueue_counts, p.balanced_counts,
                                                    p.kueue_rounds, log)
-        text, t = report.kueue_section(results["kueue"])
-        sections.append(text)
-        targets += t
+        sections["kueue"], targets["kueue"] = report.kueue_section(results["kueue"])
     if "koordinator" in parts:
         with shim_for("koordinator", upstream) as shim:
             header["upstream"]["koordinator"] = shim.version if shim else None
             results["koordinator"] = koordinator_alloc.run(shim, p.target_s, log)
-        sections.append(report.koordinator_section(results["koordinator"]))
+        sections["koordinator"] = report.koordinator_section(results["koordinator"])
     if "protocol" in parts:
         rows = []
         with shim_for("kubelet", upstream) as shim, ShimProcess(kueue_placement.reference_command(), "kubelet") as ref:
@@ -155,15 +176,25 @@ def main(argv: list[str] | None = None) -> int:
                                               kueue_placement.assign_input(kueue_placement.cluster(small), "preferred",
                                                                            100), ref, shim, 5, log))
         results["protocol"] = rows
-        sections.append(report.protocol_section(rows))
+        sections["protocol"] = report.protocol_section(rows)
     if "corpus" in parts and not args.quick:
         results["corpus"] = bench_corpus(False)
-        sections.append("## The whole corpus (harness included)\n\n" + tabulate(
+        sections["corpus"] = ("## The whole corpus (harness included)\n\n" + tabulate(
             [[r["benchmark"], r["cases"], f"{r['best_s']:.2f}", r["cases_per_s"]] for r in results["corpus"]],
             headers=["run", "cases", "seconds", "cases/s"], tablefmt="github") + "\n")
     header["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     header["wall_clock_s"] = round(time.perf_counter() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.update:
+        md = args.out / "benchmarks.md"
+        if not md.exists():
+            parser.error(f"--update: there is no {md} to update")
+        report_update.update_json(args.out / "benchmarks.json", header, results)
+        report.plots(args.out, results.get("kubelet"), results.get("kueue"), results.get("koordinator"))
+        md.write_text(report_update.splice_markdown(md.read_text(), sections, targets,
+                                                    report_update.rerun_note(list(results), header)))
+        print(f"updated {md}")
+        return 0
     report.write_json(args.out / "benchmarks.json", header, results)
     pictures = report.plots(args.out, results.get("kubelet"), results.get("kueue"), results.get("koordinator"))
     intro = (f"# Benchmarks\n\nPython {header['python']} on {header['machine']} with {header['cpus']} CPUs, "
@@ -176,11 +207,13 @@ def main(argv: list[str] | None = None) -> int:
              "`bench` operation around the calls into upstream code (process start, the pipe and JSON are not "
              "counted); the protocol's own cost is its own section. Every input's answers are compared, and a "
              "difference stops the run. Raw numbers: [benchmarks.json](benchmarks.json).\n")
-    if targets:
-        intro += "\n## Targets\n\n| target | measured | verdict |\n| --- | --- | --- |\n" + "\n".join(targets) + "\n"
+    target_rows = [row for rows in targets.values() for row in rows]
+    if target_rows:
+        intro += ("\n## Targets\n\n| target | measured | verdict |\n| --- | --- | --- |\n" + "\n".join(target_rows)
+                  + "\n")
     if pictures:
         intro += "\n" + "\n".join(f"![{name}]({name})" for name in pictures) + "\n"
-    text = intro + "\n" + "\n".join(sections)
+    text = intro + "\n" + "\n".join(sections.values())
     (args.out / "benchmarks.md").write_text(text)
     print(f"wrote {args.out / 'benchmarks.md'}")
     return 0

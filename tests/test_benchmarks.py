@@ -17,12 +17,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # so the installed reference_impl still comes first
 sys.path.append(str(ROOT))
 
-from benchmarks import kubelet_merge, kueue_placement  # noqa: E402
+from benchmarks import kep6007_branches, kubelet_merge, kueue_placement, report_update  # noqa: E402
 from benchmarks.shim import BenchTimes, Disagreement, ShimProcess, same_answer  # noqa: E402
 
 
 class StandInShim:
     """Answers `bench` with the reference's own answer, optionally altered."""
+
+    version = "stand-in"
 
     def __init__(self, component: str, operation: str, sections: tuple[str, ...], alter=None):
         self.component, self.operation, self.sections, self.alter = component, operation, sections, alter
@@ -43,8 +45,47 @@ def quiet(_line: str) -> None:
 def test_kubelet_merge_agreeing_answers_pass():
     rows = kubelet_merge.run(StandInShim("kubelet", "merge", ("merge",)), [2], [2], 5.0, 0.0, quiet)
     assert {r.variant for r in rows} == set(kubelet_merge.VARIANTS)
-    assert all(r.upstream is not None for r in rows if r.variant != "scores")
-    assert all(r.upstream is None and "KEP-6007" in r.upstream_note for r in rows if r.variant == "scores")
+    kep6007 = ("hint-scores", "scores")
+    assert all(r.upstream is not None for r in rows if r.variant not in kep6007)
+    assert all(r.upstream is None and "KEP-6007" in r.upstream_note for r in rows if r.variant in kep6007)
+
+
+class IdenticalMasksBranch(StandInShim):
+    """A stand-in for #142226: the reference's answer under the branch's
+    documented order of identical masks."""
+
+    def bench(self, operation, input_, repeat=1):
+        with kep6007_branches.RULES[kep6007_branches.IDENTICAL_MASKS]():
+            return super().bench(operation, input_, repeat)
+
+
+def test_kep6007_inputs_go_to_the_branch_builds():
+    branches = {"pr141796": StandInShim("kubelet", "merge", ("merge",)),
+                "pr142226": StandInShim("kubelet", "merge", ("merge",))}
+    rows = kubelet_merge.run(StandInShim("kubelet", "merge", ("merge",)), [2], [2], 5.0, 0.0, quiet, branches)
+    assert all(r.upstream is not None and r.upstream_build == "stand-in" for r in rows)
+    assert not any(r.upstream_differs for r in rows)
+
+
+def test_a_branch_differing_by_its_documented_rule_is_accepted_and_marked():
+    # 2 NUMA x 4 sparse providers with scores: two permutations merge to {0}
+    # with different scores, which the branch's order settles the other way
+    rows = kubelet_merge.run(None, [2], [4], 5.0, 0.0, quiet,
+                             {"pr142226": IdenticalMasksBranch("kubelet", "merge", ("merge",))})
+    scored = [r for r in rows if r.variant == "scores"]
+    assert all(r.upstream is not None for r in scored)
+    marked = {(r.hint_set, r.algorithm) for r in scored if r.upstream_differs}
+    assert marked == {("sparse", "full"), ("sparse", "preferred-first")}
+    assert "item 1" in next(r.upstream_differs for r in scored if r.upstream_differs)
+
+
+def test_a_branch_differing_otherwise_stops_the_run():
+    def lower(result):
+        result["score"] += 1
+
+    with pytest.raises(Disagreement, match="merge 2 NUMA x 2 dense providers, scores"):
+        kubelet_merge.run(None, [2], [2], 5.0, 0.0, quiet,
+                          {"pr142226": StandInShim("kubelet", "merge", ("merge",), lower)})
 
 
 def test_kubelet_merge_difference_stops_the_run():
@@ -99,4 +140,52 @@ def test_a_nondeterministic_upstream_agrees_only_when_asked_and_holding_the_answ
 def test_the_real_kubelet_shim_agrees_on_a_tiny_size():
     with ShimProcess([str(ROOT / "shims/kubelet/bin/kubelet-shim")], "kubelet") as shim:
         rows = kubelet_merge.run(shim, [2], [2], 5.0, 0.0, quiet)
-    assert all(r.upstream is not None for r in rows if r.variant != "scores")
+    assert all(r.upstream is not None for r in rows if r.variant not in ("hint-scores", "scores"))
+
+
+@pytest.mark.skipif(not all((ROOT / b.binary).exists() for b in kep6007_branches.BRANCHES),
+                    reason="the KEP-6007 branch builds of the kubelet shim are not here")
+def test_the_real_branch_builds_agree_on_a_tiny_size():
+    with ShimProcess([str(ROOT / kep6007_branches.BRANCHES[0].binary)], "kubelet") as first, \
+            ShimProcess([str(ROOT / kep6007_branches.BRANCHES[1].binary)], "kubelet") as second:
+        rows = kubelet_merge.run(None, [2], [2, 4], 5.0, 0.0, quiet, {"pr141796": first, "pr142226": second})
+    assert all(r.upstream is not None for r in rows if r.variant in ("hint-scores", "scores"))
+
+
+OLD_REPORT = """# Benchmarks
+
+Python 3.11 on x86_64, the original run.
+
+The machine was shared.
+
+## Targets
+
+| target | measured | verdict |
+| --- | --- | --- |
+| kubelet: old one | 1 | met |
+| kubelet: old two | 2 | missed |
+| Kueue 10,000 nodes | 3 | missed |
+
+## kubelet merge (v1.37.2)
+
+old kubelet table
+
+## Kueue placement (v0.17.0)
+
+kueue table
+"""
+
+
+def test_an_update_replaces_only_the_rerun_part():
+    header = {"generated_at": "T1", "wall_clock_s": 5.0, "load_average_at_start": [1.0], "load_average_at_end": [2.0],
+              "upstream": {"kubelet": "v1.37.2"}}
+    note = report_update.rerun_note(["kubelet"], header)
+    new = report_update.splice_markdown(OLD_REPORT, {"kubelet": "## kubelet merge (v1.37.2)\n\nnew kubelet table\n"},
+                                        {"kubelet": ["| kubelet: new | 9 | met |"]}, note)
+    assert "new kubelet table" in new and "old kubelet table" not in new
+    assert "kueue table" in new and "| Kueue 10,000 nodes | 3 | missed |" in new
+    assert "| kubelet: new | 9 | met |\n| Kueue 10,000 nodes" in new and "old two" not in new
+    assert new.index("the original run") < new.index("**Rerun:** the kubelet part on T1") < new.index("was shared")
+    again = report_update.splice_markdown(new, {}, {}, report_update.rerun_note(["kubelet"], dict(header, generated_at="T2")))
+    assert again.count("**Rerun:**") == 1 and "on T2" in again
+    assert "\n\n\n" not in new and "\n\n\n" not in again

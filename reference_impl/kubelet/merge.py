@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from ..numa.numa_info import NUMAInfo
+from .hint_columns import HintColumns
 from .hints import TopologyHint
 from .options import LEAST_ALLOCATED, MOST_ALLOCATED
 
@@ -47,19 +48,19 @@ class MergeSettings:
 def filter_providers_hints(providers: Sequence[Mapping[str, Sequence[TopologyHint] | None] | None]) -> list[HintList]:
     """One list per (provider, resource): a nil or empty provider map means no
     preference; a nil resource list no preference for it; an empty resource
-    list no possible affinity."""
+    list no possible affinity. Each list as columns, which the merges share."""
     out: list[HintList] = []
     for provider in providers:
         if not provider:
-            out.append(("", NO_PREFERENCE))
+            out.append(("", HintColumns.of(NO_PREFERENCE)))
             continue
         for resource, hints in provider.items():
             if hints is None:
-                out.append((resource, NO_PREFERENCE))
+                out.append((resource, HintColumns.of(NO_PREFERENCE)))
             elif len(hints) == 0:
-                out.append((resource, NO_POSSIBLE_AFFINITY))
+                out.append((resource, HintColumns.of(NO_POSSIBLE_AFFINITY)))
             else:
-                out.append((resource, hints))
+                out.append((resource, HintColumns.of(hints)))
     return out
 
 
@@ -67,8 +68,9 @@ def filter_single_numa_hints(lists: Sequence[HintList]) -> list[HintList]:
     """single-numa-node keeps only preferred hints that are nil or one node wide."""
     out = []
     for resource, hints in lists:
-        kept = [h for h in hints if h.preferred and (h.mask is None or h.mask.bit_count() == 1)]
-        out.append((resource, kept))
+        columns = HintColumns.of(hints)
+        kept = [j for j in columns.preferred_indices if (m := columns.mask(j)) is None or m.bit_count() == 1]
+        out.append((resource, columns.select(kept)))
     return out
 
 
@@ -76,9 +78,9 @@ def max_of_min_affinity_counts(lists: Sequence[HintList]) -> int:
     best = 0
     for _, hints in lists:
         # only the narrowest mask's width counts, whichever mask has it
-        widths = [h.mask.bit_count() for h in hints if h.mask is not None]
-        if widths:
-            best = max(best, min(widths))
+        width = HintColumns.of(hints).min_width()
+        if width is not None:
+            best = max(best, width)
     return best
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .hint_columns import HintColumns
 from .hints import TopologyHint
 from .merge import HintList, MergeSettings, max_of_min_affinity_counts, merge_permutation
 from .options import MOST_ALLOCATED
@@ -41,8 +42,7 @@ def _uniform_contributors(settings: MergeSettings, lists: Sequence[HintList]) ->
     list contributes with (0 when it never contributes)."""
     weights = []
     for resource, hints in lists:
-        nil_kinds = {h.mask is None for h in hints}
-        scored_kinds = {h.score > 0 for h in hints if h.mask is not None}
+        nil_kinds, scored_kinds = HintColumns.of(hints).kinds()
         if len(nil_kinds) > 1 or len(scored_kinds) > 1:
             return False, []
         contributes = nil_kinds == {False} and scored_kinds == {True}
@@ -51,7 +51,8 @@ def _uniform_contributors(settings: MergeSettings, lists: Sequence[HintList]) ->
     return True, weights
 
 
-def _width_rank(width: int, best_non_preferred: int, preferred: bool) -> tuple:
+def _width_rank(width: int, best_non_preferred: int | None, preferred: bool) -> tuple:
+    # preferred candidates rank by width alone: best_non_preferred is not read
     if preferred:
         return (0, width)
     b = best_non_preferred
@@ -62,7 +63,8 @@ def _width_rank(width: int, best_non_preferred: int, preferred: bool) -> tuple:
     return (2, width)
 
 
-def _pick(settings: MergeSettings, masks: Sequence[int], score_of, best_non_preferred: int, preferred: bool) -> int:
+def _pick(settings: MergeSettings, masks: Sequence[int], score_of, best_non_preferred: int | None,
+          preferred: bool) -> int:
     best_rank = min(_width_rank(m.bit_count(), best_non_preferred, preferred) for m in masks)
     same = [m for m in masks if _width_rank(m.bit_count(), best_non_preferred, preferred) == best_rank]
 
@@ -83,7 +85,7 @@ def merge_fast(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHi
     default = settings.default_affinity
     if any(len(hints) == 0 for _, hints in lists):
         return TopologyHint(default, False)
-    b = max_of_min_affinity_counts(lists)
+    columns = [HintColumns.of(hints) for _, hints in lists]
 
     scoring = False
     weights: list[int] = []
@@ -109,23 +111,23 @@ def merge_fast(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHi
     # and every non-nil pick has one common mask M (all-nil: the default).
     nil_first: list[int | None] = []
     tables: list[dict[int, tuple[int, int]]] = []  # mask -> (first index, best contribution)
-    for li, (_, hints) in enumerate(lists):
+    for li, hints in enumerate(columns):
         w = weights[li] if scoring else 0
         nf = None
         table: dict[int, tuple[int, int]] = {}
-        for j, h in enumerate(hints):
-            if not h.preferred:
-                continue
-            if h.mask is None:
+        # only preferred hints: a list's other hints are never read on this path
+        for j in hints.preferred_indices:
+            mask = hints.mask(j)
+            if mask is None:
                 if nf is None:
                     nf = j
                 continue
-            contribution = w * h.score
-            seen = table.get(h.mask)
+            contribution = w * hints.scores[j]
+            seen = table.get(mask)
             if seen is None:
-                table[h.mask] = (j, contribution)
+                table[mask] = (j, contribution)
             elif scoring and better_sum(contribution, seen[1]):
-                table[h.mask] = (seen[0], contribution)
+                table[mask] = (seen[0], contribution)
         nil_first.append(nf)
         tables.append(table)
 
@@ -174,22 +176,23 @@ def merge_fast(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHi
 
     if candidates:
         score_of = (lambda mm: candidates[mm][1] // weight_total) if scoring else None
-        x = _pick(settings, list(candidates), score_of, b, True)
+        x = _pick(settings, list(candidates), score_of, None, True)
         if scoring:
             return TopologyHint(x, True, candidates[x][1] // weight_total)
         return hint_from_tuple(candidates[x][0])
 
     # --- non-preferred candidates: forward pass over partial intersections --
+    b = max_of_min_affinity_counts([(resource, hints) for (resource, _), hints in zip(lists, columns, strict=True)])
     if scoring:
         states: dict[int, int] = {default: 0}
-        for li, (_, hints) in enumerate(lists):
+        for li, hints in enumerate(columns):
             w = weights[li]
             best_per_mask: dict[int | None, int] = {}
-            for h in hints:
-                c = w * h.score if w else 0
-                seen = best_per_mask.get(h.mask)
+            for mask, score in zip(hints.masks, hints.scores, strict=True):
+                c = w * score if w else 0
+                seen = best_per_mask.get(mask)
                 if seen is None or better_sum(c, seen):
-                    best_per_mask[h.mask] = c
+                    best_per_mask[mask] = c
             nxt: dict[int, int] = {}
             for p, total in states.items():
                 for m, c in best_per_mask.items():
@@ -206,11 +209,11 @@ def merge_fast(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHi
         return TopologyHint(x, False, states[x] // weight_total)
 
     first_states: dict[int, tuple[int, ...]] = {default: ()}
-    for _, hints in lists:
+    for hints in columns:
         first_per_mask: dict[int | None, int] = {}
-        for j, h in enumerate(hints):
-            if h.mask not in first_per_mask:
-                first_per_mask[h.mask] = j
+        for j, mask in enumerate(hints.masks):
+            if mask not in first_per_mask:
+                first_per_mask[mask] = j
         nxt_t: dict[int, tuple[int, ...]] = {}
         for p, prefix in first_states.items():
             for m, j in first_per_mask.items():

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .hint_columns import HintColumns
 from .hints import TopologyHint
-from .merge import HintList, MergeSettings, compare, max_of_min_affinity_counts, merge_permutation
+from .merge import HintList, MergeSettings, compare_masks, merge_permutation
 from .merge_select import merge_lists
 
 
 def merge_preferred(settings: MergeSettings, lists: Sequence[HintList]) -> TopologyHint:
     default = settings.default_affinity
-    b = max_of_min_affinity_counts(lists)
-    preferred_lists = [[(resource, h) for h in hints if h.preferred] for resource, hints in lists]
+    preferred_lists = []
+    for resource, hints in lists:
+        columns = HintColumns.of(hints)
+        preferred_lists.append([(resource, columns[j]) for j in columns.preferred_indices])
     best: TopologyHint | None = None
     picks: list = [None] * len(lists)
     depth_total = len(lists)
@@ -30,8 +33,11 @@ def merge_preferred(settings: MergeSettings, lists: Sequence[HintList]) -> Topol
         nonlocal best
         if depth == depth_total:
             merged = merge_permutation(settings, default, picks)
-            if merged.preferred:
-                best = compare(settings, b, best, merged)
+            # `compare` between two preferred hints: an empty mask never
+            # enters, the first one found does, then `compare_masks` decides
+            # (the width target it takes for non-preferred pairs is not read)
+            if merged.preferred and merged.mask.bit_count() != 0:
+                best = merged if best is None else compare_masks(settings, best, merged)
             return
         for entry in preferred_lists[depth]:
             m = entry[1].mask
@@ -41,6 +47,6 @@ def merge_preferred(settings: MergeSettings, lists: Sequence[HintList]) -> Topol
             walk(depth + 1, common if m is None else m)
 
     walk(0, None)
-    if best is not None and best.preferred:
+    if best is not None:
         return best
     return merge_lists(settings, lists)

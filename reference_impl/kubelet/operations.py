@@ -11,6 +11,7 @@ from ..numa import bitmask
 from ..numa.numa_info import NUMAInfo
 from ..refusal import Refusal
 from . import gates as g
+from . import hint_columns
 from .cpu_options import check_against_machine, parse_cpu_policy_options
 from .discovery import Machine
 from .hints import TopologyHint
@@ -107,7 +108,7 @@ def _provider_hints(provider: object, field: str) -> dict | None:
         if hints is None:
             resources[resource] = None
         elif isinstance(hints, list):
-            resources[resource] = [_hint(h, f, j) for j, h in enumerate(hints)]
+            resources[resource] = hint_columns.parse(hints, f, _hint)
         else:
             raise InvalidInput(f, "null or a list of hints")
     return resources
