@@ -26,9 +26,16 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
     leader_count = 0
     affinity_score = 0
     inner = slice_size_at_level.get(level + 1)
+    # a leaf's own step (the top of this function) is done here without the
+    # call: one call saved per node
+    child_is_slice_level = level + 1 == slice_level
     for child in domain.children:
-        fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
-                              seams)
+        if child.children:
+            fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
+                                  seams)
+        elif child_is_slice_level:
+            child.slice_count = child.pod_count // slice_size
+            child.slice_count_with_leader = child.pod_count_with_leader // slice_size
         pods = child.pod_count
         pods_with_leader = child.pod_count_with_leader
         if inner is not None:

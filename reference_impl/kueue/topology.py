@@ -11,7 +11,9 @@ from .resources import Requests, add, plus_one_pod, sub
 from .seams import CONTRACT, Seams
 
 
-@dataclass(eq=False)
+# Slots: a snapshot holds one Domain and one Leaf per node, and placement reads
+# and writes their counts in its innermost loops.
+@dataclass(eq=False, slots=True)
 class Domain:
     level: int
     values: tuple[str, ...]
@@ -38,7 +40,7 @@ class Domain:
         return ",".join(self.values)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Leaf:
     domain: Domain
     nodes: list[Node]
@@ -134,6 +136,7 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
     excluded: dict[str, str] = {}
     inner = levels[:-1]
     leaf_level = len(levels) - 1
+    leaf_domains = per_level[leaf_level]
     # nodes usually come rack by rack: the previous node's domains above the
     # leaf are looked up again only when its path above the leaf differs
     previous_prefix: tuple[str, ...] | None = None
@@ -163,22 +166,19 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
             previous_prefix, previous_parent = prefix, parent
         values = (*prefix, labels[levels[-1]])
         key = values[-1] if lowest_is_hostname else ",".join(values)
-        domain = per_level[leaf_level].get(key)
-        if domain is None:
-            domain = Domain(level=leaf_level, values=values, id=key, parent=parent)
-            per_level[leaf_level][key] = domain
+        leaf = leaves.get(key)
+        if leaf is None:
+            domain = Domain(leaf_level, values, key, parent)
+            leaf_domains[key] = domain
             if parent is None:
                 roots.append(domain)
             else:
                 parent.children.append(domain)
-        parent = domain
-        leaf = leaves.get(parent.id)
-        if leaf is None:
-            leaf = Leaf(domain=parent, nodes=[], allocatable={})
-            leaves[parent.id] = leaf
-        leaf.nodes.append(node)
-        add(leaf.allocatable, node.allocatable)
-        node_to_leaf[node.name] = parent.id
+            leaves[key] = Leaf(domain, [node], dict(node.allocatable))
+        else:
+            leaf.nodes.append(node)
+            add(leaf.allocatable, node.allocatable)
+        node_to_leaf[node.name] = key
     snapshot = Snapshot(topology=topology, flavor=flavor, levels=levels, lowest_is_hostname=lowest_is_hostname,
                         roots=roots, domains_per_level=per_level, leaves=leaves, node_to_leaf=node_to_leaf,
                         excluded=excluded, seams=seams)
