@@ -97,7 +97,12 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
     names = sorted(set(worker_req) | set(leader_req or ()))
     selector = tuple(workers.node_selector.items())
     affinity = workers.affinity
-    check_nodes = snap.lowest_is_hostname
+    respect_preferred = params.respect_preferred
+    # the node checks below can exclude or score a node only with a selector,
+    # a required affinity, preferred scoring or a taint on some node
+    check_nodes = snap.lowest_is_hostname and bool(
+        selector or affinity.required is not None or respect_preferred
+        or any(leaf.nodes[0].taints for leaf in snap.leaves.values()))
     stats.total_nodes += len(snap.leaves)
     for leaf_id, leaf in snap.leaves.items():
         domain = leaf.domain
@@ -118,7 +123,7 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
             if affinity.required is not None and not affinity.admits(node.name, node.labels):
                 stats.affinity += 1
                 continue
-            if params.respect_preferred:
+            if respect_preferred:
                 domain.affinity_score = affinity.score(node.name, node.labels)
         if replacement_domain:
             path = domain.path_id()
@@ -223,7 +228,15 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
             idx += 1
         if remaining_leaders > 0:
             raise _not_fit(snap, params, level_idx, params.leader_count - remaining_leaders, slices_needed)
-        rest = sorted_domains(ordered[idx:], params.least_free)
+        if params.leader_count == 0:
+            # Without a leader every domain has leader_count 0 and its counts
+            # beside a leader equal its counts (fill_in_counts_helper: each
+            # leaf's are copied, and the smallest difference a parent
+            # subtracts is 0), so the with-leader key orders exactly as
+            # sorted_domains' key: `ordered` is that order already.
+            rest = ordered
+        else:
+            rest = sorted_domains(ordered[idx:], params.least_free)
         i = 0
         while remaining > 0 and i < len(rest):
             domain = rest[i]

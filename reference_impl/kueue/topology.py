@@ -147,7 +147,7 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
             excluded[node.name] = reason
             continue
         labels = node.labels
-        prefix = tuple(labels[level] for level in inner)
+        prefix = tuple(map(labels.__getitem__, inner))
         if prefix == previous_prefix:
             parent = previous_parent
         else:
@@ -208,8 +208,15 @@ def usage_per_leaf(snapshot: Snapshot, domains, requests: Requests,
 
 
 def add_assignment_usage(snapshot: Snapshot, domains, requests: Requests, target: str = "tas") -> None:
-    for leaf_id, usage in usage_per_leaf(snapshot, domains, requests).items():
-        add(snapshot.leaves[leaf_id].tas_usage, usage)
+    # straight into each leaf, without usage_per_leaf's per-leaf sums: integer
+    # sums in another order are the same sums
+    per_pod = plus_one_pod(requests)
+    leaves = snapshot.leaves
+    hostname_only = snapshot.lowest_is_hostname
+    for values, count in domains:
+        leaf = leaves.get(values[-1] if hostname_only else ",".join(values))
+        if leaf is not None:
+            add(leaf.tas_usage, per_pod, count)
 
 
 def remove_assignment_usage(snapshot: Snapshot, domains, requests: Requests) -> None:
