@@ -130,22 +130,23 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
             if not (path == replacement_domain or path.startswith(replacement_domain + ",")):
                 stats.topology_domain += 1
                 continue
-        used = assumed.get(leaf_id)
+        used = assumed.get(leaf_id) if assumed else None
         if leader_items is None and not (used or leaf.non_tas_usage or leaf.tas_usage):
             # nothing to subtract: the allocatable is what remains (most nodes
             # of a large cluster), and no copy of it is needed
             remaining = leaf.allocatable
         else:
             remaining = leaf.remaining_of(names, used)
-        domain.pod_count, limiting = count_in_sorted(worker_items, remaining)
-        if domain.pod_count == 0 and limiting is not None:
+        pods, limiting = count_in_sorted(worker_items, remaining)
+        domain.pod_count = pods
+        if pods == 0 and limiting is not None:
             stats.resources[limiting] = stats.resources.get(limiting, 0) + 1
         if leader_items is not None and count_in_sorted(leader_items, remaining)[0] > 0:
             domain.leader_count = 1
             sub(remaining, leader_req)
             domain.pod_count_with_leader = count_in_sorted(worker_items, remaining)[0]
         else:
-            domain.pod_count_with_leader = domain.pod_count
+            domain.pod_count_with_leader = pods
     for root in snap.roots:
         fill_in_counts_helper(root, params.slice_size, params.slice_level, 0, params.slice_size_at_level,
                               params.leader_count > 0, params.seams)
