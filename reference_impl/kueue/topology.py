@@ -20,7 +20,7 @@ class Domain:
     id: str
     parent: Domain | None = None
     children: list[Domain] = field(default_factory=list)
-    # placement state, reset before every placement
+    # placement state, written anew by every placement (placement._fill_in_counts)
     pod_count: int = 0
     pod_count_with_leader: int = 0
     slice_count: int = 0
@@ -118,11 +118,6 @@ class Snapshot:
         if self.lowest_is_hostname:
             return values[-1]
         return ",".join(values)
-
-    def reset(self) -> None:
-        for level in self.domains_per_level:
-            for domain in level.values():
-                domain.reset()
 
 
 def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: list[Pod] = (),
