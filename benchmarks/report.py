@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections.abc import Iterable
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
@@ -14,12 +15,14 @@ from .timing import Sample
 
 # Why a Kueue phase can miss "as fast as upstream": said next to the verdict.
 KUEUE_WHY = {
-    "snapshot": " (both sides walk every node once; CPython spends a few times Go's cost per node and domain "
-                "object, and upstream's column leaves out its decoding into corev1.Node, which the reference's "
-                "parse column holds)",
-    "placement": " (the same linear walk over every leaf per podset; the reference keeps its per-leaf work to the "
-                 "requested resources, but each leaf is still several interpreted dict operations)",
-    "end to end": " (JSON decoding and the checks on every node dominate both sides at this size)",
+    "snapshot": " (both sides walk every node once; the reference spends a few interpreted steps and two objects "
+                "per node, close to upstream's cost there, so on a loaded machine two-sample medians can fall "
+                "either side)",
+    "placement": " (per podset both sides count every leaf; the reference's few interpreted steps per leaf cost "
+                 "about what upstream's compiled code spends there, so on a loaded machine two-sample medians can "
+                 "fall either side; balanced placement also copies the domain tree of each group of sibling "
+                 "domains it tries, where v0.17.0 prunes its own tree in place)",
+    "end to end": " (decoding the JSON and reading every node dominate both sides at this size)",
 }
 
 KUBELET_TARGET_RATIO = 1000
@@ -169,23 +172,39 @@ def kueue_section(rows) -> tuple[str, list[str]]:
             worst = ratios[0]
             verdict = "met" if worst >= 1 else (
                 f"missed: reference up to {1 / worst:.1f}x slower" + KUEUE_WHY.get(phase, ""))
+            # on a loaded machine one input's two medians can swap: how many
+            # inputs hold the target says more than the worst one alone
+            held = sum(r >= 1 for r in ratios)
             targets.append(f"| Kueue {nodes:,} nodes, {phase}: as fast as v0.17.0 or faster | reference faster by "
-                           f"{worst:.2f}x (worst) to {ratios[-1]:.2f}x (best) over {len(pairs)} inputs | {verdict} |")
+                           f"{worst:.2f}x (worst), {statistics.median(ratios):.2f}x (median) to {ratios[-1]:.2f}x "
+                           f"(best) over {len(pairs)} inputs; at least as fast on {held} of {len(pairs)} | "
+                           f"{verdict} |")
     sizes = sorted({r.nodes for r in rows})
     if len(sizes) >= 2:
-        for side, key in (("reference", "reference"), ("upstream", "upstream")):
+        slopes = {}
+        for key in ("reference", "upstream"):
             pts = []
             for n in sizes:
                 same = [r for r in rows if r.nodes == n and r.mode == "preferred" and r.count == 1000]
                 if same and getattr(same[0], key).get("snapshot") and getattr(same[0], key).get("placement"):
                     pts.append((n, getattr(same[0], key)["snapshot"].median_s + getattr(same[0], key)["placement"].median_s))
-            s = slope(pts)
-            if s is not None and side == "reference":
-                nlogn = slope([(n, n * math.log(n)) for n, _ in pts])
-                verdict = "met" if s <= nlogn + 0.1 else f"missed: slope {s:.2f} against {nlogn:.2f}"
-                targets.append(f"| Kueue: cost grows no faster than N log N ({sizes[0]:,} to {sizes[-1]:,} nodes, "
-                               f"snapshot + placement, preferred block, 1000 pods) | log-log slope {s:.2f} "
-                               f"(N log N: {nlogn:.2f}) | {verdict} |")
+            slopes[key] = (slope(pts), pts)
+        s, pts = slopes["reference"]
+        if s is not None:
+            nlogn = slope([(n, n * math.log(n)) for n, _ in pts])
+            verdict = "met" if s <= nlogn + 0.1 else f"missed: slope {s:.2f} against {nlogn:.2f}"
+            # upstream's slope on the same inputs, in the same run: how much
+            # of the growth the machine (caches, load) adds to both sides
+            up = slopes["upstream"][0]
+            beside = "" if up is None else f"; v0.17.0 on the same inputs: {up:.2f}"
+            if verdict != "met" and up is not None and up >= s:
+                verdict += (" (the reference's steps are passes over the nodes and leaves plus sorts of domain "
+                            "lists; v0.17.0 grows faster still on the same inputs in the same run, which points at "
+                            "the machine, a larger working set on a loaded shared CPU, more than at either "
+                            "algorithm)")
+            targets.append(f"| Kueue: cost grows no faster than N log N ({sizes[0]:,} to {sizes[-1]:,} nodes, "
+                           f"snapshot + placement, preferred block, 1000 pods) | log-log slope {s:.2f} "
+                           f"(N log N: {nlogn:.2f}{beside}) | {verdict} |")
     return text, targets
 
 

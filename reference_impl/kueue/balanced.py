@@ -138,12 +138,18 @@ def place_slices_balanced(domains: list[Domain], slice_count: int, leader_count:
     return chosen
 
 
+def _copy(d: Domain, parent: Domain | None) -> Domain:
+    """`d` with its counts (its affinity score left 0), without children."""
+    # positional, in the field order of Domain: a whole tree is copied per
+    # sibling group, and keyword arguments cost more per domain
+    return Domain(d.level, d.values, d.id, parent, [], d.pod_count, d.pod_count_with_leader, d.slice_count,
+                  d.slice_count_with_leader, d.leader_count)
+
+
 def _clone(d: Domain, parent: Domain | None) -> Domain:
-    copy = Domain(level=d.level, values=d.values, id=d.id, parent=parent,
-                  pod_count=d.pod_count, pod_count_with_leader=d.pod_count_with_leader,
-                  slice_count=d.slice_count, slice_count_with_leader=d.slice_count_with_leader,
-                  leader_count=d.leader_count)
-    copy.children = [_clone(c, copy) for c in d.children]
+    copy = _copy(d, parent)
+    # leaves copied here rather than through a call each
+    copy.children = [_clone(c, copy) if c.children else _copy(c, copy) for c in d.children]
     return copy
 
 

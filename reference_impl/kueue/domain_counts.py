@@ -26,23 +26,35 @@ def fill_in_counts_helper(domain: Domain, slice_size: int, slice_level: int, lev
     leader_count = 0
     affinity_score = 0
     inner = slice_size_at_level.get(level + 1)
+    # a leaf's own step (the top of this function) is done here without the
+    # call: one call saved per node
+    child_is_slice_level = level + 1 == slice_level
     for child in domain.children:
-        fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
-                              seams)
+        if child.children:
+            fill_in_counts_helper(child, slice_size, slice_level, level + 1, slice_size_at_level, leader_required,
+                                  seams)
+        elif child_is_slice_level:
+            child.slice_count = child.pod_count // slice_size
+            child.slice_count_with_leader = child.pod_count_with_leader // slice_size
         pods = child.pod_count
         pods_with_leader = child.pod_count_with_leader
         if inner is not None:
             pods = (pods // inner) * inner
             pods_with_leader = (pods_with_leader // inner) * inner
         children_capacity += pods
-        slice_capacity += child.slice_count
+        slices = child.slice_count
+        slice_capacity += slices
+        # comparisons rather than min() and max(): one step per domain
         if not leader_required or seams.holds_leader(child, 1):
             contributor = True
             diff = pods - pods_with_leader
-            min_pod_diff = diff if min_pod_diff is None else min(min_pod_diff, diff)
-            sdiff = child.slice_count - child.slice_count_with_leader
-            min_slice_diff = sdiff if min_slice_diff is None else min(min_slice_diff, sdiff)
-        leader_count = max(leader_count, child.leader_count)
+            if min_pod_diff is None or diff < min_pod_diff:
+                min_pod_diff = diff
+            sdiff = slices - child.slice_count_with_leader
+            if min_slice_diff is None or sdiff < min_slice_diff:
+                min_slice_diff = sdiff
+        if child.leader_count > leader_count:
+            leader_count = child.leader_count
         affinity_score += child.affinity_score
     domain.pod_count = children_capacity
     domain.affinity_score = affinity_score

@@ -15,6 +15,8 @@ HOSTNAME = "kubernetes.io/hostname"
 
 
 def _mapping(value, field_: str) -> Mapping:
+    if type(value) is dict:  # decoded JSON: without the abstract-class check, once per object of a large input
+        return value
     if value is None:
         return {}
     if not isinstance(value, Mapping):

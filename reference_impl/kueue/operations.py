@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from reference_impl import collector
 from reference_impl.errors import InvalidInput
 from reference_impl.refusal import Refusal
 
@@ -136,12 +137,14 @@ def assign(input_: Mapping, seams: Seams = CONTRACT) -> dict:
                            integration=integration, slice_=slice_)
 
 
+# A cluster's nodes and the domain tree are many small objects: the cyclic
+# collector pauses while an operation reads and places them (collector.py).
 OPERATIONS: dict[str, Callable[[Mapping], dict]] = {
     "validate": validate,
-    "capacity": capacity,
-    "assign": assign,
-    "hot_swap": hot_swap.run,
-    "provision": provisioning.run,
+    "capacity": collector.pausing(capacity),
+    "assign": collector.pausing(assign),
+    "hot_swap": collector.pausing(hot_swap.run),
+    "provision": collector.pausing(provisioning.run),
 }
 
 FEATURES: tuple[str, ...] = (

@@ -87,7 +87,6 @@ def untolerated_taint(node, tolerations: list[Toleration]):
 
 def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetRequest | None, params: Params,
                     assumed: dict[str, Requests], replacement_domain: str) -> None:
-    snap.reset()
     stats = params.stats
     worker_req = plus_one_pod(workers.requests)
     leader_req = plus_one_pod(leader.requests) if leader is not None else None
@@ -96,39 +95,58 @@ def _fill_in_counts(snap: Snapshot, workers: PodSetRequest, leader: PodSetReques
     leader_items = sorted(leader_req.items()) if leader_req is not None else None
     # only the requested resources' free amounts decide the counts
     names = sorted(set(worker_req) | set(leader_req or ()))
+    selector = tuple(workers.node_selector.items())
+    affinity = workers.affinity
+    respect_preferred = params.respect_preferred
+    # the node checks below can exclude or score a node only with a selector,
+    # a required affinity, preferred scoring or a taint on some node
+    check_nodes = snap.lowest_is_hostname and bool(
+        selector or affinity.required is not None or respect_preferred
+        or any(leaf.nodes[0].taints for leaf in snap.leaves.values()))
+    stats.total_nodes += len(snap.leaves)
     for leaf_id, leaf in snap.leaves.items():
-        stats.total_nodes += 1
-        if snap.lowest_is_hostname:
+        domain = leaf.domain
+        # every count of every leaf is written here, and fill_in_counts_helper
+        # writes every count of the domains above: nothing of an earlier
+        # placement survives without a separate reset of the tree
+        domain.pod_count = domain.pod_count_with_leader = domain.leader_count = 0
+        domain.slice_count = domain.slice_count_with_leader = domain.affinity_score = 0
+        if check_nodes:
             node = leaf.nodes[0]
-            taint = untolerated_taint(node, tolerations)
+            taint = untolerated_taint(node, tolerations) if node.taints else None
             if taint is not None:
                 stats.taints[taint.text()] = stats.taints.get(taint.text(), 0) + 1
                 continue
-            if any(node.labels.get(k) != v for k, v in workers.node_selector.items()):
+            if selector and any(node.labels.get(k) != v for k, v in selector):
                 stats.node_selector += 1
                 continue
-            if not workers.affinity.admits(node.name, node.labels):
+            if affinity.required is not None and not affinity.admits(node.name, node.labels):
                 stats.affinity += 1
                 continue
-            if params.respect_preferred:
-                leaf.domain.affinity_score = workers.affinity.score(node.name, node.labels)
-        domain = leaf.domain
+            if respect_preferred:
+                domain.affinity_score = affinity.score(node.name, node.labels)
         if replacement_domain:
             path = domain.path_id()
             if not (path == replacement_domain or path.startswith(replacement_domain + ",")):
                 stats.topology_domain += 1
                 continue
-        remaining = leaf.remaining_of(names, assumed.get(leaf_id))
-        domain.pod_count, limiting = count_in_sorted(worker_items, remaining)
-        if domain.pod_count == 0 and limiting is not None:
+        used = assumed.get(leaf_id) if assumed else None
+        if leader_items is None and not (used or leaf.non_tas_usage or leaf.tas_usage):
+            # nothing to subtract: the allocatable is what remains (most nodes
+            # of a large cluster), and no copy of it is needed
+            remaining = leaf.allocatable
+        else:
+            remaining = leaf.remaining_of(names, used)
+        pods, limiting = count_in_sorted(worker_items, remaining)
+        domain.pod_count = pods
+        if pods == 0 and limiting is not None:
             stats.resources[limiting] = stats.resources.get(limiting, 0) + 1
-        domain.leader_count = 0
         if leader_items is not None and count_in_sorted(leader_items, remaining)[0] > 0:
             domain.leader_count = 1
             sub(remaining, leader_req)
             domain.pod_count_with_leader = count_in_sorted(worker_items, remaining)[0]
         else:
-            domain.pod_count_with_leader = domain.pod_count
+            domain.pod_count_with_leader = pods
     for root in snap.roots:
         fill_in_counts_helper(root, params.slice_size, params.slice_level, 0, params.slice_size_at_level,
                               params.leader_count > 0, params.seams)
@@ -211,7 +229,15 @@ def _find_level_with_fit_domains(snap: Snapshot, level_idx: int, params: Params)
             idx += 1
         if remaining_leaders > 0:
             raise _not_fit(snap, params, level_idx, params.leader_count - remaining_leaders, slices_needed)
-        rest = sorted_domains(ordered[idx:], params.least_free)
+        if params.leader_count == 0:
+            # Without a leader every domain has leader_count 0 and its counts
+            # beside a leader equal its counts (fill_in_counts_helper: each
+            # leaf's are copied, and the smallest difference a parent
+            # subtracts is 0), so the with-leader key orders exactly as
+            # sorted_domains' key: `ordered` is that order already.
+            rest = ordered
+        else:
+            rest = sorted_domains(ordered[idx:], params.least_free)
         i = 0
         while remaining > 0 and i < len(rest):
             domain = rest[i]

@@ -35,4 +35,12 @@ def resource_list(mapping, field: str) -> dict[str, int]:
         return {}
     if not isinstance(mapping, dict):
         raise InvalidInput(field, "must be a mapping of resource name to quantity")
-    return {str(k): to_units(str(k), v, f"{field}.{k}") for k, v in mapping.items()}
+    result = {}
+    for k, v in mapping.items():
+        name = str(k)
+        try:
+            # a remembered quantity needs no field name: none is built for it
+            result[name] = _UNITS[(name == "cpu", type(v), v)]
+        except (KeyError, TypeError):
+            result[name] = to_units(name, v, f"{field}.{k}")
+    return result

@@ -43,7 +43,12 @@ def count_in_sorted(items: list[tuple[str, int]], capacity: Requests) -> tuple[i
             count = MAX_INT32
         else:
             have = capacity.get(name, 0)
-            count = max(0, min(have // value if have >= 0 else 0, MAX_INT32))
+            # clamped to [0, MAX_INT32] with comparisons: placement's innermost loop
+            count = have // value if have >= 0 else 0
+            if count < 0:
+                count = 0
+            elif count > MAX_INT32:
+                count = MAX_INT32
         if best is None or count < best:
             best, limiting = count, name
     return (best if best is not None else 0), limiting

@@ -11,14 +11,16 @@ from .resources import Requests, add, plus_one_pod, sub
 from .seams import CONTRACT, Seams
 
 
-@dataclass(eq=False)
+# Slots: a snapshot holds one Domain and one Leaf per node, and placement reads
+# and writes their counts in its innermost loops.
+@dataclass(eq=False, slots=True)
 class Domain:
     level: int
     values: tuple[str, ...]
     id: str
     parent: Domain | None = None
     children: list[Domain] = field(default_factory=list)
-    # placement state, reset before every placement
+    # placement state, written anew by every placement (placement._fill_in_counts)
     pod_count: int = 0
     pod_count_with_leader: int = 0
     slice_count: int = 0
@@ -38,7 +40,7 @@ class Domain:
         return ",".join(self.values)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Leaf:
     domain: Domain
     nodes: list[Node]
@@ -117,11 +119,6 @@ class Snapshot:
             return values[-1]
         return ",".join(values)
 
-    def reset(self) -> None:
-        for level in self.domains_per_level:
-            for domain in level.values():
-                domain.reset()
-
 
 def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: list[Pod] = (),
           admitted: list[list[AdmittedPodSet]] = (), seams: Seams = CONTRACT) -> Snapshot:
@@ -134,6 +131,7 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
     excluded: dict[str, str] = {}
     inner = levels[:-1]
     leaf_level = len(levels) - 1
+    leaf_domains = per_level[leaf_level]
     # nodes usually come rack by rack: the previous node's domains above the
     # leaf are looked up again only when its path above the leaf differs
     previous_prefix: tuple[str, ...] | None = None
@@ -144,7 +142,7 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
             excluded[node.name] = reason
             continue
         labels = node.labels
-        prefix = tuple(labels[level] for level in inner)
+        prefix = tuple(map(labels.__getitem__, inner))
         if prefix == previous_prefix:
             parent = previous_parent
         else:
@@ -163,22 +161,19 @@ def build(topology: Topology, flavor: ResourceFlavor, nodes: list[Node], pods: l
             previous_prefix, previous_parent = prefix, parent
         values = (*prefix, labels[levels[-1]])
         key = values[-1] if lowest_is_hostname else ",".join(values)
-        domain = per_level[leaf_level].get(key)
-        if domain is None:
-            domain = Domain(level=leaf_level, values=values, id=key, parent=parent)
-            per_level[leaf_level][key] = domain
+        leaf = leaves.get(key)
+        if leaf is None:
+            domain = Domain(leaf_level, values, key, parent)
+            leaf_domains[key] = domain
             if parent is None:
                 roots.append(domain)
             else:
                 parent.children.append(domain)
-        parent = domain
-        leaf = leaves.get(parent.id)
-        if leaf is None:
-            leaf = Leaf(domain=parent, nodes=[], allocatable={})
-            leaves[parent.id] = leaf
-        leaf.nodes.append(node)
-        add(leaf.allocatable, node.allocatable)
-        node_to_leaf[node.name] = parent.id
+            leaves[key] = Leaf(domain, [node], dict(node.allocatable))
+        else:
+            leaf.nodes.append(node)
+            add(leaf.allocatable, node.allocatable)
+        node_to_leaf[node.name] = key
     snapshot = Snapshot(topology=topology, flavor=flavor, levels=levels, lowest_is_hostname=lowest_is_hostname,
                         roots=roots, domains_per_level=per_level, leaves=leaves, node_to_leaf=node_to_leaf,
                         excluded=excluded, seams=seams)
@@ -208,8 +203,15 @@ def usage_per_leaf(snapshot: Snapshot, domains, requests: Requests,
 
 
 def add_assignment_usage(snapshot: Snapshot, domains, requests: Requests, target: str = "tas") -> None:
-    for leaf_id, usage in usage_per_leaf(snapshot, domains, requests).items():
-        add(snapshot.leaves[leaf_id].tas_usage, usage)
+    # straight into each leaf, without usage_per_leaf's per-leaf sums: integer
+    # sums in another order are the same sums
+    per_pod = plus_one_pod(requests)
+    leaves = snapshot.leaves
+    hostname_only = snapshot.lowest_is_hostname
+    for values, count in domains:
+        leaf = leaves.get(values[-1] if hostname_only else ",".join(values))
+        if leaf is not None:
+            add(leaf.tas_usage, per_pod, count)
 
 
 def remove_assignment_usage(snapshot: Snapshot, domains, requests: Requests) -> None:
