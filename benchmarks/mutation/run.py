@@ -74,6 +74,9 @@ def prepare(component: Component, pass_name: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
         link = folder / name
+        # A work folder copied from another checkout points back at it: re-point.
+        if link.is_symlink() and link.resolve() != (ROOT / name).resolve():
+            link.unlink()
         if not link.exists():
             link.symlink_to(ROOT / name)
     (folder / "pyproject.toml").write_text(_pyproject(component, pass_name, folder))
