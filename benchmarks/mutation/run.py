@@ -36,8 +36,9 @@ from components import COMPONENTS, Component  # noqa: E402
 from results import load_pass, write_index, write_report  # noqa: E402
 
 # What mutmut copies into its mutants/ folder beside reference_impl/: the
-# harness, the corpus and the schemas the corpus is checked against.
-LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests")
+# harness, the corpus and the schemas the corpus is checked against, and what
+# unit tests read (the operations' documentation, the shims' pinned versions).
+LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests", "docs", "shims")
 
 
 def _toml_list(items) -> str:
