@@ -296,7 +296,7 @@ def run_one(campaign: Campaign, mutant: str) -> Verdict:
         finally:
             os._exit(KILLED)
     os.close(write_fd)
-    payload, timed_out, cpu = b"", False, 0.0
+    payload, timed_out, cpu, status = b"", False, 0.0, None
     try:
         while True:
             ready, _, _ = select.select([read_fd], [], [], 0.5)
@@ -315,6 +315,9 @@ def run_one(campaign: Campaign, mutant: str) -> Verdict:
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(read_fd)
+        if status is None:  # the parent was stopped (SIGTERM, ^C): no orphan keeps running
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
     seconds = time.monotonic() - started
     code = os.waitstatus_to_exitcode(status)
     # SIGXCPU, or SIGKILL at the hard limit a second later: the kernel's backstop.
@@ -379,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-factor", type=float, default=Limits.factor)
     parser.add_argument("--wall-factor", type=float, default=Limits.wall_factor)
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     campaign = load_campaign(args.work.resolve(), Limits(args.cpu_constant, args.cpu_factor, args.wall_factor))
     started = time.monotonic()
     verdicts = run_campaign(campaign, args.mutants or None, _print_progress)
