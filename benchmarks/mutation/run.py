@@ -155,8 +155,11 @@ def run(component: Component, max_children: int, passes: list[str], runner: str 
             started = time.monotonic()
             try:
                 code = _mutmut(folder, todo, max_children)
-            finally:
-                _add_time(component, "unit", time.monotonic() - started, len(todo))
+            finally:  # the mutants judged, not the ones asked for: a stopped session judged fewer
+                after = load_pass(folder)
+                _add_time(component, "unit", time.monotonic() - started,
+                          sum(1 for m in todo if after.get(m, "not checked") != "not checked")
+                          - sum(1 for m in todo if done.get(m, "not checked") != "not checked"))
             if code != 0:
                 sys.exit(f"{component.name}: the unit pass stopped with exit code {code}; rerun to resume")
 
