@@ -7,19 +7,20 @@ mutants/ tree and each survivor is run against them, in one process so the
 corpus is parsed once. The verdicts go to .mutation/<component>/recheck.json;
 the report counts a survivor they kill as "killed by a case added since".
 
-Run as a child process of run.py (`run.py recheck kubelet --fixture FILE`),
-with the mutants tree first on sys.path.
+Each survivor runs in its own fork (corpus_runner.py): in one process, pytest
+sessions after the first kept answering as the first mutant did.
+
+Run as a child process of run.py (`run.py recheck kubelet --fixture FILE`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
+
+import corpus_runner
 
 
 def main(argv: list[str]) -> int:
@@ -29,22 +30,20 @@ def main(argv: list[str]) -> int:
     mutants = Path(work) / "corpus" / "mutants"
     for fixture in fixtures:
         shutil.copy(Path(root) / fixture, mutants / fixture)
-    os.chdir(mutants)
-    sys.path.insert(0, str(mutants))
-    import harness_plugin  # noqa: F401, PLC0415
-    import pytest  # noqa: PLC0415
-
+    campaign = corpus_runner.load_campaign(Path(work) / "corpus", corpus_runner.Limits())
+    # Node ids are relative to the corpus folder (kubelet/x.yaml::case).
+    files = {f.split("/", 1)[1] for f in fixtures}
+    targets = sorted(n for n in campaign.cases if n.split("::", 1)[0] in files)
     path = Path(work) / "recheck.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
-    targets = [f.split("/", 1)[1] for f in fixtures]  # node paths are relative to the corpus
     for name in names:
-        os.environ["MUTANT_UNDER_TEST"] = name
-        with contextlib.redirect_stdout(io.StringIO()):
-            code = pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--impl", "reference", "--no-expectations",
-                                "--report-dir", str(Path(work) / "recheck-report"), *targets])
-        verdicts[name] = {"killed": code == 1, "fixtures": fixtures}
+        # Every case of the new files, whether or not the statistics saw them reach the function.
+        campaign.tests_by_function[corpus_runner.mangled_function(name)] = targets
+        verdict = corpus_runner.run_one(campaign, name)
+        killed = verdict.exit_code in (corpus_runner.KILLED, corpus_runner.TIMEOUT)
+        verdicts[name] = {"killed": killed, "fixtures": fixtures, "killed_by": verdict.killed_by}
         path.write_text(json.dumps(verdicts, indent=2, sort_keys=True) + "\n")
-        print(f"{name}: {'killed' if code == 1 else 'not killed'}", flush=True)
+        print(f"{name}: {'killed' if killed else 'not killed'}", flush=True)
     return 0
 
 

@@ -311,10 +311,12 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed, be
         lines += [f"Before the strategies were changed for them (`fuzz-before.json`), the same runs found {found} of "
                   f"{len(before)}.", ""]
     if timing:
-        lines += ["Time on this machine (2 shared cores, `nice -n 19`, 2 mutants at once):", ""]
+        lines += ["Time on this machine (2 cores shared with other work, `nice -n 19`):", ""]
         for pass_name, t in timing.items():
+            how = ("corpus_runner.py, one mutant at a time" if t.get("runner") == "fast"
+                   else "mutmut's pytest session per mutant")
             lines.append(f"- {pass_name} pass: {t['seconds'] / 60:.1f} min wall over {t['sessions']} session(s), "
-                         f"{t['mutants_run']} mutants run")
+                         f"{t['mutants_run']} mutants run ({how})")
         lines.append("")
     fuzz_all = _fuzz_table(fuzz or {}, before)
     lines += fuzz_all

@@ -5,10 +5,13 @@
     python benchmarks/mutation/run.py report kubelet     # reports/mutation/kubelet.{md,json}
 
 Each component has two mutmut work folders under .mutation/<component>/:
-`corpus/` runs every mutant against the component's corpus cases (the pytest
-plugin, in-process reference), `unit/` runs only the corpus's survivors
-against the reference's own unit and property tests. mutmut keeps its verdicts
-in each folder, so an interrupted run resumes where it stopped. README.md,
+`corpus/` runs every mutant against the component's corpus cases (in-process
+reference; by default through corpus_runner.py, one fork per mutant from a
+process that parsed the corpus once, or with --runner mutmut through mutmut's
+pytest session per mutant), `unit/` runs only the corpus's survivors against
+the reference's own unit and property tests (mutmut's runner). The verdicts
+are kept in mutmut's files in each folder, so an interrupted run resumes where
+it stopped. README.md,
 "Mutation testing", says what the numbers mean.
 """
 
@@ -33,8 +36,9 @@ from components import COMPONENTS, Component  # noqa: E402
 from results import load_pass, write_index, write_report  # noqa: E402
 
 # What mutmut copies into its mutants/ folder beside reference_impl/: the
-# harness, the corpus and the schemas the corpus is checked against.
-LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests")
+# harness, the corpus and the schemas the corpus is checked against, and what
+# unit tests read (the operations' documentation, the shims' pinned versions).
+LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests", "docs", "shims")
 
 
 def _toml_list(items) -> str:
@@ -71,6 +75,9 @@ def prepare(component: Component, pass_name: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
         link = folder / name
+        # A work folder copied from another checkout points back at it: re-point.
+        if link.is_symlink() and link.resolve() != (ROOT / name).resolve():
+            link.unlink()
         if not link.exists():
             link.symlink_to(ROOT / name)
     (folder / "pyproject.toml").write_text(_pyproject(component, pass_name, folder))
@@ -85,33 +92,57 @@ def prepare(component: Component, pass_name: str) -> Path:
     return folder
 
 
-def _mutmut(folder: Path, names: list[str], max_children: int) -> int:
+def _env() -> dict[str, str]:
     path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
-    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names]
-    return subprocess.call(command, cwd=folder, env=env)
+    return dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
 
 
-def _add_time(component: Component, pass_name: str, seconds: float, mutants: int) -> None:
+def _call(command: list[str], folder: Path) -> int:
+    """Run a niced child; a stopped campaign (SIGTERM, ^C) stops it too rather than orphaning it."""
+    child = subprocess.Popen(["nice", "-n", "19", *command], cwd=folder, env=_env())
+    try:
+        return child.wait()
+    finally:
+        if child.poll() is None:
+            child.terminate()
+            child.wait()
+
+
+def _mutmut(folder: Path, names: list[str], max_children: int) -> int:
+    return _call([sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *names], folder)
+
+
+def _fast(folder: Path, limits: list[str]) -> int:
+    """generate.py (mutmut's mutants and statistics), then corpus_runner.py (one fork per mutant, no pytest)."""
+    code = _call([sys.executable, str(HERE / "generate.py")], folder)
+    if code != 0:
+        return code
+    return _call([sys.executable, str(HERE / "corpus_runner.py"), str(folder), *limits], folder)
+
+
+def _add_time(component: Component, pass_name: str, seconds: float, mutants: int, runner: str = "mutmut") -> None:
     path = WORK / component.name / "timing.json"
     timing = json.loads(path.read_text()) if path.exists() else {}
     entry = timing.setdefault(pass_name, {"seconds": 0.0, "sessions": 0, "mutants_run": 0})
+    if runner != "mutmut":
+        entry["runner"] = runner
     entry["seconds"] += seconds
     entry["sessions"] += 1
     entry["mutants_run"] += mutants
     path.write_text(json.dumps(timing, indent=2) + "\n")
 
 
-def run(component: Component, max_children: int, passes: list[str]) -> None:
+def run(component: Component, max_children: int, passes: list[str], runner: str = "fast",
+        limits: list[str] | None = None) -> None:
     if "corpus" in passes:
         folder = prepare(component, "corpus")
         before = load_pass(folder)
         started = time.monotonic()
         try:
-            code = _mutmut(folder, [], max_children)
+            code = _fast(folder, limits or []) if runner == "fast" else _mutmut(folder, [], max_children)
         finally:  # an interrupted session's time still counts
             after = load_pass(folder)
-            _add_time(component, "corpus", time.monotonic() - started, _checked(after) - _checked(before))
+            _add_time(component, "corpus", time.monotonic() - started, _checked(after) - _checked(before), runner)
         if code != 0:
             sys.exit(f"{component.name}: the corpus pass stopped with exit code {code}; rerun to resume")
     if "unit" in passes:
@@ -124,8 +155,11 @@ def run(component: Component, max_children: int, passes: list[str]) -> None:
             started = time.monotonic()
             try:
                 code = _mutmut(folder, todo, max_children)
-            finally:
-                _add_time(component, "unit", time.monotonic() - started, len(todo))
+            finally:  # the mutants judged, not the ones asked for: a stopped session judged fewer
+                after = load_pass(folder)
+                _add_time(component, "unit", time.monotonic() - started,
+                          sum(1 for m in todo if after.get(m, "not checked") != "not checked")
+                          - sum(1 for m in todo if done.get(m, "not checked") != "not checked"))
             if code != 0:
                 sys.exit(f"{component.name}: the unit pass stopped with exit code {code}; rerun to resume")
 
@@ -133,11 +167,9 @@ def run(component: Component, max_children: int, passes: list[str]) -> None:
 def recheck(component: Component, fixtures: list[str], only: list[str] | None) -> None:
     work = WORK / component.name
     names = only or sorted(m for m, s in load_pass(work / "corpus").items() if s in ("survived", "no tests"))
-    path = os.pathsep.join(p for p in (str(HERE), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, TOPOCONF_MUTATION_SOURCE=str(ROOT), PYTHONPATH=path)
     command = ["nice", "-n", "19", sys.executable, str(HERE / "recheck.py"), str(work), str(ROOT), *fixtures,
                "--", *names]
-    subprocess.check_call(command, env=env)
+    subprocess.check_call(command, env=_env())
 
 
 def _checked(statuses: dict[str, str]) -> int:
@@ -153,7 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["run", "recheck", "fuzz", "report", "clean"])
     parser.add_argument("components", nargs="*", default=list(COMPONENTS), metavar="component",
                         help=f"any of {', '.join(COMPONENTS)} (default: all, in that order)")
-    parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--max-children", type=int, default=2,
+                        help="mutants tested at once by mutmut's runner (the unit pass, --runner mutmut; default 2)")
+    parser.add_argument("--runner", choices=["fast", "mutmut"], default="fast",
+                        help="corpus pass: fast (corpus_runner.py: the corpus parsed once, one fork per mutant, "
+                             "no pytest; default) or mutmut (a pytest session per mutant)")
+    parser.add_argument("--cpu-constant", type=float, default=None,
+                        help="corpus pass, fast runner: CPU seconds a mutant may take beyond --cpu-factor times "
+                             "its cases' time in the statistics run (default 5)")
+    parser.add_argument("--cpu-factor", type=float, default=None, help="see --cpu-constant (default 3)")
     parser.add_argument("--pass", dest="passes", action="append", choices=["corpus", "unit"],
                         help="run only this pass (repeatable; default both)")
     parser.add_argument("--examples", type=int, default=200, help="fuzz: generated cases per operation")
@@ -173,7 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.components:
         component = COMPONENTS[name]
         if args.command == "run":
-            run(component, args.max_children, args.passes or ["corpus", "unit"])
+            limits = [f"--{flag}={value}" for flag, value in (("cpu-constant", args.cpu_constant),
+                                                               ("cpu-factor", args.cpu_factor)) if value is not None]
+            run(component, args.max_children, args.passes or ["corpus", "unit"], args.runner, limits)
         elif args.command == "fuzz":
             from fuzz_survivors import fuzz_survivors  # noqa: PLC0415
             fuzz_survivors(component, WORK / name, args.examples, args.limit, args.fuzz_component, args.only)
