@@ -390,6 +390,18 @@ def listed_unhealthy_node_acted_on_without_fnr(data: Data, result: Data) -> bool
     return any(action.get("type") in acted for state in result.get("states", []) for action in state.get("actions", []))
 
 
+def _not_ready_timeouts(result: Data | None) -> set[tuple[str, Any]]:
+    return {(a.get("node"), a.get("at")) for state in (result or {}).get("states", []) for a in state.get("actions", [])
+            if a.get("type") == "NodeFailed" and a.get("trigger") == "NotReadyTimeout"}
+
+
+def not_ready_timeout_missed(data: Data, result: Data) -> bool:
+    """The contract fails a node by the NotReady timeout at an instant where the
+    answer does not (it fails it later, at another event, or never)."""
+    reference = _reference("kueue", "hot_swap", data)
+    return bool(_not_ready_timeouts(reference) - _not_ready_timeouts(result))
+
+
 def negative_pod_count(data: Data, result: Data) -> bool:
     return any(isinstance(d.get("podCount"), int) and d["podCount"] < 0 for d in result.get("domains") or [])
 
@@ -439,5 +451,6 @@ PREDICATES: dict[str, Callable[[Data, Data], bool]] = {
     "locked-gate-turned-off-accepted": locked_gate_turned_off_accepted,
     "listed-unhealthy-node-acted-on-without-fnr": listed_unhealthy_node_acted_on_without_fnr,
     "negative-pod-count": negative_pod_count,
+    "not-ready-timeout-missed": not_ready_timeout_missed,
     "admitted-with-nowhere-to-run": admitted_with_nowhere_to_run,
 }
