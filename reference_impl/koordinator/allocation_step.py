@@ -40,7 +40,7 @@ _CODES = {
     "InvalidResourceStatus": UNRESOLVABLE,
 }
 
-_NOT_ENOUGH_CPUS = "not enough cpus available to satisfy request"
+_NOT_ENOUGH_CPUS = numa_resources.NOT_ENOUGH_CPUS
 
 
 class _CodedRefusal(Refusal):
@@ -113,12 +113,7 @@ def _designated_cpuset(node: Node, pod: Pod, res: policy_mod.Resolution, d: Desi
     asks as many CPUs as it holds of them, all of them are free, and the pod
     needs as many."""
     topo = node.cpu_topology
-    need = pod.milli_cpu() // 1000
-    available = node.available_cpus()
-    if res.bind_required:
-        available = filter_by_required(res.bind_policy, available, topo)
-    if len(available) < need:
-        raise Refusal("InsufficientCPUs", _NOT_ENOUGH_CPUS)
+    need, available = numa_resources.bindable_cpus(node, pod, res, stage="")
     wanted = set(d.cpuset)
     if numa:
         taken = 0

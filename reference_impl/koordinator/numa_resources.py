@@ -85,14 +85,24 @@ def split_by_affinity(node: Node, requests: dict[str, int], affinity: int, res: 
     return dict(sorted(result.items()))
 
 
-def allocate_cpuset(node: Node, pod: Pod, res: Resolution, numa: dict[int, dict[str, int]]) -> list[int]:
-    topo = node.cpu_topology
+NOT_ENOUGH_CPUS = "not enough cpus available to satisfy request"
+
+
+def bindable_cpus(node: Node, pod: Pod, res: Resolution, stage: str = "Filter") -> tuple[int, set[int]]:
+    """How many CPUs the pod binds and the free CPUs its required bind policy
+    lets it take; fewer than it binds is InsufficientCPUs."""
     need = pod.milli_cpu() // 1000
     available = node.available_cpus()
     if res.bind_required:
-        available = filter_by_required(res.bind_policy, available, topo)
+        available = filter_by_required(res.bind_policy, available, node.cpu_topology)
     if len(available) < need:
-        raise Refusal("InsufficientCPUs", "not enough cpus available to satisfy request", "Filter")
+        raise Refusal("InsufficientCPUs", NOT_ENOUGH_CPUS, stage)
+    return need, available
+
+
+def allocate_cpuset(node: Node, pod: Pod, res: Resolution, numa: dict[int, dict[str, int]]) -> list[int]:
+    topo = node.cpu_topology
+    need, available = bindable_cpus(node, pod, res)
     held = node.allocated_cpus()
     result: list[int] = []
     try:
@@ -102,7 +112,7 @@ def allocate_cpuset(node: Node, pod: Pod, res: Resolution, numa: dict[int, dict[
                 count = min(len(in_node), numa[n].get("cpu", 0) // 1000)
                 result += take_cpus(topo, in_node, held, count, res.bind_policy, res.cpu_exclusive, res.cpu_strategy)
             if len(result) != need:
-                raise Refusal("InsufficientCPUs", "not enough cpus available to satisfy request", "Filter")
+                raise Refusal("InsufficientCPUs", NOT_ENOUGH_CPUS, "Filter")
         else:
             result = take_cpus(topo, available, held, need, res.bind_policy, res.cpu_exclusive, res.cpu_strategy)
     except CPUAllocationError as exc:

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	fwktype "k8s.io/kube-scheduler/framework"
@@ -110,15 +109,6 @@ func runAllocate(raw json.RawMessage) answer {
 		}
 		return refuse(stage, reason, status)
 	}
-	if alloc := nodenumaresource.ConformanceAllocation(c.state); alloc != nil {
-		if !alloc.CPUSet.IsEmpty() {
-			result["cpuset"], result["cpusetString"] = alloc.CPUSet.ToSlice(), alloc.CPUSet.String()
-		}
-		numa := map[string]any{}
-		for _, r := range alloc.NUMANodeResources {
-			numa[strconv.Itoa(r.Node)] = resourcesOut(r.Resources)
-		}
-		result["numaResources"] = numa
-	}
+	numaAllocationOut(c.state, result)
 	return ok(result)
 }

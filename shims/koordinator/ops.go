@@ -231,6 +231,23 @@ func devicePercent(kind string, res corev1.ResourceList) int64 {
 	return 0
 }
 
+// numaAllocationOut writes what NodeNUMAResource allocated in the cycle (its
+// CPU set and per-NUMA resources) into result; nothing when it allocated none.
+func numaAllocationOut(state fwktype.CycleState, result map[string]any) {
+	alloc := nodenumaresource.ConformanceAllocation(state)
+	if alloc == nil {
+		return
+	}
+	if !alloc.CPUSet.IsEmpty() {
+		result["cpuset"], result["cpusetString"] = alloc.CPUSet.ToSlice(), alloc.CPUSet.String()
+	}
+	numa := map[string]any{}
+	for _, r := range alloc.NUMANodeResources {
+		numa[strconv.Itoa(r.Node)] = resourcesOut(r.Resources)
+	}
+	result["numaResources"] = numa
+}
+
 func devicesOut(allocations apiext.DeviceAllocations) map[string]any {
 	out := map[string]any{}
 	for kind, list := range allocations {
@@ -575,16 +592,7 @@ func (c *cycle) runFilter(ctx context.Context, n *builtNode) filterOutcome {
 		}
 	}
 	if o.fits {
-		if alloc := nodenumaresource.ConformanceAllocation(c.state); alloc != nil {
-			if !alloc.CPUSet.IsEmpty() {
-				result["cpuset"], result["cpusetString"] = alloc.CPUSet.ToSlice(), alloc.CPUSet.String()
-			}
-			numa := map[string]any{}
-			for _, r := range alloc.NUMANodeResources {
-				numa[strconv.Itoa(r.Node)] = resourcesOut(r.Resources)
-			}
-			result["numaResources"] = numa
-		}
+		numaAllocationOut(c.state, result)
 		result["devices"] = devicesOut(deviceshare.ConformanceAllocation(c.state))
 	}
 	o.result = result
