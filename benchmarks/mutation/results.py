@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-EQUIVALENT_FILE = HERE / "equivalent.yaml"
+EQUIVALENT_DIR = HERE / "equivalent"
 
 # mutmut's exit codes, as its own `mutmut results` names them.
 _STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
@@ -139,10 +139,15 @@ class EquivalentEntry:
         return (self.file, self.function, mine) == (mutant.file, mutant.function, mutant.change())
 
 
-def load_equivalent(path: Path = EQUIVALENT_FILE) -> list[EquivalentEntry]:
-    """The mutants judged equivalent; a malformed entry is an error naming the file, entry and field."""
-    if not path.exists():
-        return []
+def load_equivalent(path: Path = EQUIVALENT_DIR) -> list[EquivalentEntry]:
+    """The triaged mutants of every data file in a folder (or of one file); a malformed entry is an error
+    naming the file, entry and field."""
+    if path.is_dir():
+        return [entry for file in sorted(path.glob("*.yaml")) for entry in _load_equivalent_file(file)]
+    return _load_equivalent_file(path) if path.exists() else []
+
+
+def _load_equivalent_file(path: Path) -> list[EquivalentEntry]:
     data = yaml.safe_load(path.read_text()) or {}
     entries = []
     for i, raw in enumerate(data.get("equivalent", []) or []):
@@ -167,6 +172,7 @@ class Summary:
     killed_only_by_unit_tests: int = 0
     killed_by_cases_added_since: int = 0
     survived: int = 0
+    survived_unit_not_run: int = 0  # of `survived`: the unit pass has not judged them yet
     equivalent: int = 0
     malformed_input: int = 0
     not_checked: int = 0
@@ -227,6 +233,7 @@ def summarize(component, work: Path) -> tuple[Summary, list[dict], dict]:
                 verdict = "killed only by unit tests"
             else:
                 summary.survived += 1
+                summary.survived_unit_not_run += unit_status == "not checked"
                 verdict = "survived"
             rows.append({**asdict(mutant), "corpus": status, "unit": unit_status, "verdict": verdict,
                          "added_case": recheck.get(name, {}).get("fixtures") if verdict.startswith("killed by a") else None,
@@ -293,8 +300,9 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed, be
              f"| survived the corpus, killed by a case added since (`run.py recheck`) | "
              f"{s.killed_by_cases_added_since} |",
              f"| killed only by the unit/property tests | {s.killed_only_by_unit_tests} |",
-             f"| survived both | {s.survived} |",
-             f"| equivalent (benchmarks/mutation/equivalent.yaml) | {s.equivalent} |",
+             f"| survived the corpus and the unit tests | {s.survived - s.survived_unit_not_run} |",
+             f"| survived the corpus, unit pass not run on them yet | {s.survived_unit_not_run} |",
+             f"| equivalent (benchmarks/mutation/equivalent/) | {s.equivalent} |",
              f"| only change whether malformed input is refused (same file, kind malformed-input) "
              f"| {s.malformed_input} |",
              f"| not checked yet | {s.not_checked} |"]
@@ -320,13 +328,17 @@ def _markdown(component, summary: Summary, rows, timing, fuzzed, fuzz_killed, be
         lines.append("")
     fuzz_all = _fuzz_table(fuzz or {}, before)
     lines += fuzz_all
-    groups = [("Survived both the corpus and the unit tests", "survived"),
-              ("Survived the corpus pass, killed by a case added since", "killed by a case added since"),
-              ("Killed only by the unit/property tests (the corpus misses them)", "killed only by unit tests"),
-              ("Equivalent", "equivalent"),
-              ("Only change whether malformed input is refused", "malformed-input")]
-    for title, verdict in groups:
-        chosen = [r for r in rows if r["verdict"] == verdict]
+    groups = [("Survived both the corpus and the unit tests", "survived", lambda r: r["unit"] != "not checked"),
+              ("Survived the corpus; the unit pass has not run on them yet", "survived",
+               lambda r: r["unit"] == "not checked"),
+              ("Survived the corpus pass, killed by a case added since", "killed by a case added since", None),
+              ("Killed only by the unit/property tests (the corpus misses them)", "killed only by unit tests", None),
+              ("Equivalent", "equivalent", None),
+              ("Only change whether malformed input is refused", "malformed-input", None)]
+    for title, verdict, also in groups:
+        chosen = [r for r in rows if r["verdict"] == verdict and (also is None or also(r))]
+        if not chosen and also is not None:
+            continue
         lines += [f"## {title} ({len(chosen)})", ""]
         for r in chosen:
             extra = f" — {verdict}: {r['equivalent_reason']}" if r["equivalent_reason"] else ""
@@ -360,7 +372,7 @@ def write_index(components, work_root: Path, out: Path) -> Path:
         state = "complete" if s.not_checked == 0 else f"partial ({s.not_checked} not checked)"
         lines.append(f"| {component.name} | {s.generated} | {s.generated - s.not_checked} | "
                      f"{s.killed_by_corpus} (+{s.timeout_in_corpus}) | {s.killed_by_cases_added_since} | "
-                     f"{s.killed_only_by_unit_tests} | {s.survived} | {s.equivalent} | {s.malformed_input} | "
+                     f"{s.killed_only_by_unit_tests}{f' (unit pass not run on {s.survived_unit_not_run})' if s.survived_unit_not_run else ''} | {s.survived} | {s.equivalent} | {s.malformed_input} | "
                      f"{_pct(s.corpus_score)} | {_pct(s.score_with_added_cases)} | {state} |")
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_text("\n".join(lines) + "\n")

@@ -62,3 +62,12 @@ def test_an_entry_without_a_reason_or_with_an_unknown_kind_is_refused_naming_the
 
 def test_the_committed_data_file_loads():
     assert results.load_equivalent()
+
+
+def test_a_folder_of_data_files_is_read_whole_and_a_bad_entry_names_its_own_file(tmp_path):
+    (tmp_path / "a.yaml").write_text("equivalent:\n  - {file: a.py, function: f, change: '*', reason: r}\n")
+    (tmp_path / "b.yaml").write_text("equivalent:\n  - {file: b.py, function: g, change: '*', reason: s}\n")
+    assert [e.file for e in results.load_equivalent(tmp_path)] == ["a.py", "b.py"]
+    (tmp_path / "c.yaml").write_text("equivalent:\n  - {file: c.py, function: h, change: '*'}\n")
+    with pytest.raises(SystemExit, match=r"c\.yaml: equivalent\[0\]: field\(s\) reason"):
+        results.load_equivalent(tmp_path)
