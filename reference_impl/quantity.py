@@ -22,8 +22,10 @@ resulting `resource.Quantity` holds:
   is `1n`), and a binary-suffixed value beyond the int64 range is capped at
   2^63-1 in magnitude, as `ParseQuantity` does. Decimal forms are not capped
   (upstream's integer views of them overflow; no component here relies on
-  that); a decimal exponent above 10^4 in magnitude is refused rather than
-  built, one below it only decides that a non-zero value is one nano unit.
+  that); the exponent is read as an int64 and cut to its low 32 bits, as
+  upstream does (`1e4294967296` is 1); then a decimal exponent above 10^4 in
+  magnitude is refused rather than built, one below it only decides that a
+  non-zero value is one nano unit.
 
 Text is stripped of surrounding white space first, as `Quantity.UnmarshalJSON`
 does for a quantity inside an object. Integers are exact. A float (YAML's
@@ -79,6 +81,7 @@ _EXPONENT = re.compile(r"[eE]([+-]?[0-9]+)", re.ASCII)
 _INT64_MAX = (1 << 63) - 1
 _NANO = Fraction(1, 10**9)
 _EXPONENT_LIMIT = 10**4
+_INT32_EXPONENT_FLOOR = -(1 << 31) + 1000
 
 # What Go's unicode.IsSpace counts as white space (str.isspace would also take
 # the separators U+001C-U+001F).
@@ -164,6 +167,13 @@ def _scale(suffix: str) -> tuple[int, int] | None:
     power = int(exponent.group(1))
     if not -(1 << 63) <= power <= _INT64_MAX:
         return None  # upstream reads the exponent as an int64 and refuses more
+    # ...and then keeps only its low 32 bits as a signed int32: 1e4294967296 is 1.
+    power = (power + (1 << 31)) % (1 << 32) - (1 << 31)
+    if power < _INT32_EXPONENT_FLOOR:
+        # Near -2^31 upstream's scale arithmetic wraps a second time (negating
+        # -2^31, subtracting the fraction's digits) into a huge positive scale;
+        # such a value is refused like any exponent beyond the limit.
+        return 10, _EXPONENT_LIMIT + 1
     return 10, power
 
 

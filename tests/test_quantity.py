@@ -161,6 +161,15 @@ def test_huge_exponents_are_refused_not_built():
         quantity.parse("1e100000")
 
 
+def test_an_exponent_keeps_only_its_low_32_bits_as_upstream_does():
+    assert quantity.parse("1e4294967296") == 1            # 2^32 keeps 0
+    assert quantity.parse("2e4294967299") == 2000         # 2^32 + 3 keeps 3
+    assert quantity.parse("1e-4294967293") == 1000        # -(2^32) + 3 keeps 3
+    assert quantity.parse("1e4294957295") == quantity._NANO  # keeps -10001: a non-zero value is 1n
+    with pytest.raises(quantity.QuantityError):
+        quantity.parse("1e2147483648")                    # keeps -2^31, where upstream's scale wraps again
+
+
 # ---- one set of integer views, one input error, one predicate
 
 def test_parse_input_refuses_with_invalid_input_naming_the_field():
