@@ -20,7 +20,7 @@ from .node import build_node
 from .options import parse_policy_options, scoring_active
 from .pods import parse_pod
 from .policies import FULL, NONE, POLICIES, PREFERRED_FIRST, Policy
-from .refusals import UNKNOWN_POLICY, go_quote
+from .refusals import UNKNOWN_POLICY
 from .startup import check_numa, effective_weights, numa_from, start
 from .supplied import SuppliedAdmission, parse_pod_names, parse_providers, pod_level_set
 
@@ -128,7 +128,8 @@ def merge(input_: Mapping[str, Any]) -> dict:
     algorithm = _algorithm(input_.get("mergeAlgorithm"))
     policy_name = input_.get("policy")
     if policy_name not in POLICIES:
-        return {"refused": {"reason": UNKNOWN_POLICY, "message": f"unknown policy: {go_quote(str(policy_name))}"}}
+        # NewManager writes the name between plain quotes, unescaped (not %q)
+        return {"refused": {"reason": UNKNOWN_POLICY, "message": f'unknown policy: "{policy_name}"'}}
     if policy_name == NONE:
         return {"affinity": None, "preferred": False, "score": 0, "admit": True, "scoreDecided": False}
     try:
