@@ -68,6 +68,10 @@ def _resources(value, where: str) -> dict[str, int]:
         raise Refusal("InvalidResourceStatus", f"{where} must be an object of quantities", "PreFilter")
     out = {}
     for name, q in value.items():
+        if q is None:
+            # Go decodes a null map value as the type's zero: a named resource of amount 0.
+            out[str(name)] = 0
+            continue
         if not isinstance(q, (str, int, float)) or isinstance(q, bool):
             raise Refusal("InvalidResourceStatus", f"{where}.{name}: not a quantity", "PreFilter")
         try:
