@@ -58,6 +58,10 @@ def mismatches(expected: Any, actual: Any, pointer: str = "") -> list[Mismatch]:
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [Mismatch(pointer, "a mapping " + _show(expected), _show(actual))]
+        if not expected and actual:
+            # As a subset `{}` would check nothing but the type; written in a
+            # case it means "empty" (the result gives nothing there).
+            return [Mismatch(pointer, "an empty mapping {}", _show(actual))]
         found = []
         for key, value in expected.items():
             child = f"{pointer}/{key}"

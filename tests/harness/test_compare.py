@@ -57,3 +57,10 @@ def test_the_matcher_table_is_the_documented_one():
     documented = re.findall(r"^\| `\{(\$[A-Za-z]+):", (Path(__file__).parents[2] / "docs/fixture-format.md")
                             .read_text(encoding="utf-8"), re.M)
     assert documented == list(MATCHERS)
+
+
+def test_an_empty_mapping_means_empty_not_any_mapping():
+    assert mismatches({}, {}) == []
+    assert mismatches({"numaResources": {}}, {"numaResources": {"0": {"cpu": 1000}}})
+    assert mismatches({"numaResources": {}}, {"numaResources": {}, "cpuset": ""}) == []
+    assert mismatches({}, []), "still a mapping"
