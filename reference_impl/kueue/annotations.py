@@ -101,15 +101,35 @@ class ConstraintsError(ValueError):
     pass
 
 
+class _Object(dict):
+    """A decoded JSON object that keeps its keys as written, repeats and order
+    included, which a dict loses."""
+
+    def __init__(self, pairs: list):
+        super().__init__(pairs)
+        self.pairs = pairs
+
+
+class _Number(float):
+    """A decoded JSON fraction or exponent that keeps its text: the decoder's
+    error quotes the number as written (`1e2`, `1.50`)."""
+
+    text: str
+
+    def __new__(cls, text: str):
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
 def _field(entry: Mapping, name: str):
-    # encoding/json matches object keys to struct fields case-insensitively,
-    # preferring an exact match.
-    if name in entry:
-        return True, entry[name]
-    for key, value in entry.items():
-        if isinstance(key, str) and key.lower() == name.lower():
-            return True, value
-    return False, None
+    # encoding/json sets a field from every key matching its name ignoring case
+    # (Unicode simple folding: the long s matches s), so the last such key wins.
+    found, value = False, None
+    for key, v in getattr(entry, "pairs", entry.items()):
+        if isinstance(key, str) and key.casefold() == name.casefold():
+            found, value = True, v
+    return found, value
 
 
 def parse_constraints(text: str) -> list[SliceLayer]:
@@ -119,7 +139,7 @@ def parse_constraints(text: str) -> list[SliceLayer]:
         gojson.check(text)
     except gojson.SyntaxError_ as exc:
         raise ConstraintsError(str(exc)) from None
-    data = json.loads(text)
+    data = json.loads(text, object_pairs_hook=_Object, parse_float=_Number)
     if data is None:
         return []
     if not isinstance(data, list):
@@ -154,7 +174,7 @@ def _json_kind(value, into_number: bool = True) -> str:
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):
-        return f"number {json.dumps(value)}" if into_number else "number"
+        return f"number {getattr(value, 'text', None) or json.dumps(value)}" if into_number else "number"
     if isinstance(value, str):
         return "string"
     if isinstance(value, list):

@@ -30,7 +30,8 @@ def label_name_problems(value: str) -> list[str]:
         if not prefix:
             problems.append("prefix part must be non-empty")
         else:
-            if len(prefix) > 253:
+            # Go's len: the limit counts bytes, as for the name part below
+            if len(prefix.encode()) > 253:
                 problems.append("prefix part must be no more than 253 bytes")
             if not _SUBDOMAIN.match(prefix):
                 problems.append(SUBDOMAIN_RULE)
