@@ -143,7 +143,8 @@ def _caps(device: Device, given: Mapping[str, int]) -> tuple[int, int]:
         memory = (ratio or 0) * device.memory // FULL
     elif ratio is None:
         ratio = int(memory / device.memory * FULL) if device.memory else 0
-    return min(given.get(GPU_CORE, 0), ratio), memory
+    # Neither memory nor memory ratio written: the ratio, like the memory, is none.
+    return min(given.get(GPU_CORE, 0), ratio or 0), memory
 
 
 def missing_gpu(node: Node, designation: Designation | None) -> int | None:

@@ -14,9 +14,8 @@ class SelectorError(ValueError):
 def validate(selector) -> None:
     if not isinstance(selector, Mapping):
         raise SelectorError("a label selector must be an object")
-    unknown = set(selector) - {"matchLabels", "matchExpressions"}
-    if unknown:
-        raise SelectorError(f"unknown label selector fields {sorted(unknown)}")
+    # Other fields are ignored, as the annotation's JSON decoding ignores unknown
+    # fields everywhere (docs/operations/koordinator.md).
     labels = selector.get("matchLabels")
     if labels is not None and (not isinstance(labels, Mapping) or not all(isinstance(v, str) for v in labels.values())):
         raise SelectorError("matchLabels must map strings to strings")

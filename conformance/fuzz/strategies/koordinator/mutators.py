@@ -36,7 +36,7 @@ BAD_ANNOTATIONS = {
         as_json({"gpu": {"selector": {"matchExpressions": [{"key": "model", "operator": "In"}]}}}),
         as_json({"gpu": {"selector": {"matchExpressions": [{"key": "model", "operator": "Exists", "values": ["a"]}]}}}),
         as_json({"gpu": {"selector": {"matchExpressions": {"key": "model"}}}}),
-        as_json({"gpu": {"selector": {"matchFields": {}}}}),
+        as_json({"gpu": {"selector": {"matchLabels": ["model"]}}}),
         as_json({"rdma": {"vfSelector": []}}), as_json({"rdma": {"vfSelector": "general"}}),
     ),
     ann.DEVICE_JOINT_ALLOCATE: NOT_JSON + (
