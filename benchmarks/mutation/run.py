@@ -136,7 +136,7 @@ def _add_time(component: Component, pass_name: str, seconds: float, mutants: int
 
 
 def run(component: Component, max_children: int, passes: list[str], runner: str = "fast",
-        limits: list[str] | None = None) -> None:
+        limits: list[str] | None = None, only: list[str] | None = None) -> None:
     if "corpus" in passes:
         folder = prepare(component, "corpus")
         before = load_pass(folder)
@@ -153,7 +153,7 @@ def run(component: Component, max_children: int, passes: list[str], runner: str 
                            if status in ("survived", "no tests"))
         folder = prepare(component, "unit")
         done = load_pass(folder)
-        todo = [m for m in survivors if done.get(m) in (None, "not checked")]
+        todo = [m for m in survivors if done.get(m) in (None, "not checked") and (not only or m in only)]
         if todo:
             started = time.monotonic()
             try:
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fuzz-component", action="append", default=None,
                         help="fuzz: only this component's operations (repeatable; default: the component's corpus)")
     parser.add_argument("--only", action="append", default=None,
-                        help="fuzz, recheck: only these mutants (repeatable)")
+                        help="fuzz, recheck, the unit pass of run: only these mutants (repeatable)")
     parser.add_argument("--fixture", action="append", default=None,
                         help="recheck: a fixture file written since the corpus pass (repeatable)")
     args = parser.parse_args(argv)
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             limits = [f"--{flag}={value}" for flag, value in (("cpu-constant", args.cpu_constant),
                                                                ("cpu-factor", args.cpu_factor)) if value is not None]
-            run(component, args.max_children, args.passes or ["corpus", "unit"], args.runner, limits)
+            run(component, args.max_children, args.passes or ["corpus", "unit"], args.runner, limits, args.only)
         elif args.command == "fuzz":
             from fuzz_survivors import fuzz_survivors  # noqa: PLC0415
             fuzz_survivors(component, WORK / name, args.examples, args.limit, args.fuzz_component, args.only)
