@@ -40,8 +40,12 @@ from results import load_pass, write_index, write_report  # noqa: E402
 # unit tests read (the operations' documentation, the shims' pinned versions).
 LINKED = ("reference_impl", "conformance", "fixtures", "schemas", "tests", "docs", "shims")
 # The corpus pass reads neither docs/ nor shims/, and a developer's shims/
-# holds large local build trees, so its mutants/ folder gets only the rest.
+# holds large local build trees (with links mutmut's copy cannot follow), so
+# its mutants/ folder gets only the rest; the unit pass adds docs/. The one
+# unit test that reads shims/ (tests/kubelet/test_local_tree_build.py) runs
+# only when asked for, never in a mutation run.
 CORPUS_COPIED = ("conformance", "fixtures", "schemas", "tests")
+UNIT_COPIED = (*CORPUS_COPIED, "docs")
 
 
 def _toml_list(items) -> str:
@@ -62,7 +66,7 @@ def _pyproject(component: Component, pass_name: str, folder: Path) -> str:
         "[tool.mutmut]",
         'source_paths = ["reference_impl"]',
         f"only_mutate = {_toml_list(component.sources)}",
-        f"also_copy = {_toml_list(CORPUS_COPIED if pass_name == 'corpus' else LINKED[1:])}",
+        f"also_copy = {_toml_list(CORPUS_COPIED if pass_name == 'corpus' else UNIT_COPIED)}",
         f"pytest_add_cli_args = {_toml_list(['-p', 'no:cacheprovider', *extra])}",
         f"pytest_add_cli_args_test_selection = {_toml_list(selection)}",
         "use_git_change_detection = false",
