@@ -331,13 +331,18 @@ def check_setup(campaign: Campaign) -> None:
     """mutmut's two checks before a run, on the cases it will use: with no
     mutant every case passes, and with the "fail" mutant one fails."""
     every = sorted({t for tests in campaign.tests_by_function.values() for t in tests})
-    clean = run_one(_with_tests(campaign, every, 1e9), "")
-    if clean.exit_code != SURVIVED:
-        raise SystemExit(f"corpus_runner: with no mutant active, case {clean.killed_by} fails "
-                         f"(exit code {clean.exit_code}); the corpus pass needs a clean corpus")
+    check_clean(campaign, every, "corpus_runner", "the corpus pass needs a clean corpus")
     forced = run_one(_with_tests(campaign, every[:1], 1e9), "fail")
     if forced.exit_code != KILLED:
         raise SystemExit("corpus_runner: the 'fail' mutant was not killed; the trampolines are not reached")
+
+
+def check_clean(campaign: Campaign, tests: list[str], who: str, hint: str) -> None:
+    """Every one of these cases passes with no mutant active; else a failing case would "kill" every mutant."""
+    clean = run_one(_with_tests(campaign, tests, 1e9), "")
+    if clean.exit_code != SURVIVED:
+        raise SystemExit(f"{who}: with no mutant active, case {clean.killed_by} fails "
+                         f"(exit code {clean.exit_code}); {hint}")
 
 
 def _with_tests(campaign: Campaign, tests: list[str], limit: float) -> Campaign:

@@ -34,11 +34,7 @@ def main(argv: list[str]) -> int:
     # Node ids are relative to the corpus folder (kubelet/x.yaml::case).
     files = {f.split("/", 1)[1] for f in fixtures}
     targets = sorted(n for n in campaign.cases if n.split("::", 1)[0] in files)
-    # A new case that fails with no mutant active would "kill" every survivor.
-    clean = corpus_runner.run_one(corpus_runner._with_tests(campaign, targets, 1e9), "")
-    if clean.exit_code != corpus_runner.SURVIVED:
-        raise SystemExit(f"recheck: with no mutant active, case {clean.killed_by} fails "
-                         f"(exit code {clean.exit_code}); fix the new case before rechecking")
+    corpus_runner.check_clean(campaign, targets, "recheck", "fix the new case before rechecking")
     path = Path(work) / "recheck.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
     for name in names:
